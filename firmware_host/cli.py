@@ -1,0 +1,199 @@
+"""The `keystand` command line. `main(argv)` returns the exit code; it never exits itself.
+
+Exit codes: 0 done (a lost game too), 2 a user error (bad card, script,
+mission or arguments), with one line on stderr and no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from .rules import (
+    Card,
+    CardError,
+    Duet,
+    KeystandError,
+    Mission,
+    Rejection,
+    Seat,
+    generate,
+)
+from .rules.card import SIZE
+from .script import parse_script
+
+EXIT_USAGE = 2
+
+
+class UsageError(KeystandError, ValueError):
+    """A command-line argument that names nothing usable (a missing file)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="keystand",
+        description="keystand: a referee and per-seat key-card screens for Codenames Duet.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    card = sub.add_parser("card", help="make or show key cards")
+    card_sub = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")
+    new = card_sub.add_parser(
+        "new", help="a random valid card: its text and its code (the same seed, the same card)"
+    )
+    new.add_argument("--seed", type=int, help="any whole number; omit for a fresh random card")
+    new.add_argument("--json", action="store_true", help="print {card, code} as JSON")
+    show = card_sub.add_parser("show", help="check a card and print both sides and its code")
+    _card_source(show)
+    show.add_argument("--json", action="store_true", help="print {card, code} as JSON")
+
+    play = sub.add_parser(
+        "play",
+        help="run a script of events through the referee and print the state",
+        description="Run a script (one event a line: touch R C, clue A|B, pass A|B, undo, "
+        "penalty; # comments) through the Duet referee and print the state after it.",
+    )
+    _card_source(play)
+    play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")
+    play.add_argument(
+        "--mission", default="9-9", metavar="T-M", help="T turns, M mistakes (default 9-9)"
+    )
+    play.add_argument(
+        "--loose-order", action="store_true", help="a seat may give two clues in a row"
+    )
+    play.add_argument("--json", action="store_true", help="print the state as one JSON object")
+    return p
+
+
+def _card_source(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--card", metavar="CARD", help="card text: 25 of G X . per side, 'A / B'")
+    g.add_argument("--card-code", metavar="CODE", help="a card code as `keystand card new` prints")
+    g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
+
+
+def _read(path: str, what: str, stdin: TextIO) -> str:
+    if path == "-":
+        return stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {what} {path!r}: {getattr(e, 'strerror', None) or e}") from e
+
+
+def _load_card(args: argparse.Namespace, stdin: TextIO) -> Card:
+    if args.card_code is not None:
+        return Card.from_code(args.card_code)
+    text = args.card if args.card is not None else _read(args.card_file, "card file", stdin)
+    try:
+        return Card.parse(text)
+    except CardError as e:
+        raise CardError(f"bad card: {e}") from None
+
+
+def state_json(state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The state as DESIGN.md's `keystand play --json` names its fields."""
+    return {
+        "status": state.status.value,
+        "reason": state.reason.value if state.reason else None,
+        "phase": state.phase.value,
+        "clue_giver": state.clue_giver.value if state.clue_giver else None,
+        "guesser": state.guesser.value if state.guesser else None,
+        "turns_left": state.turns_left,
+        "mistakes_left": state.mistakes_left,
+        "agents_found": state.agents_found,
+        "covered": sorted(state.covered),
+        "misses": {s.value: sorted(state.misses(s)) for s in Seat},
+        "passes": state.passes,
+        "score": state.score,
+        "rejected": list(rejected),
+    }
+
+
+def _board(state: Duet) -> str:
+    """The table as seat A sees it: # agent card, x missed by both, a/b missed by A/B."""
+    rows = []
+    for r in range(SIZE):
+        cells = []
+        for c in range(SIZE):
+            i = SIZE * r + c
+            if i in state.agents:
+                cells.append("#")
+            elif i in state.covered:
+                cells.append("x")
+            elif i in state.misses_a:
+                cells.append("a")
+            elif i in state.misses_b:
+                cells.append("b")
+            else:
+                cells.append("·")
+        rows.append("  " + " ".join(cells))
+    return "\n".join(rows)
+
+
+def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    card = _load_card(args, stdin)
+    mission = Mission.parse(args.mission)
+    source = "stdin" if args.script == "-" else args.script
+    steps = parse_script(_read(args.script, "script", stdin), source=source)
+    state = Duet.start(card, mission, loose_order=args.loose_order)
+    refused: list[tuple[int, Rejection]] = []
+    for step in steps:
+        state, result = state.apply(step.event)
+        if isinstance(result, Rejection):
+            refused.append((step.line, result))
+    rejected = [
+        {"line": line, "event": str(r.event), "reason": r.reason.value} for line, r in refused
+    ]
+    if args.json:
+        json.dump(state_json(state, rejected), out)
+        out.write("\n")
+        return 0
+    d = state_json(state, rejected)
+    print(f"mission {mission}, {len(steps)} events: {d['status']}", file=out, end="")
+    print(f" ({d['reason']})" if d["reason"] else "", file=out)
+    if d["score"] is not None:
+        print(f"score {d['score']}", file=out)
+    print(
+        f"phase {d['phase']}, clue giver {d['clue_giver'] or '-'}, guesser {d['guesser'] or '-'}",
+        file=out,
+    )
+    print(
+        f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}, "
+        f"agents found {d['agents_found']}/15, passes {d['passes']}",
+        file=out,
+    )
+    print(_board(state), file=out)
+    for line, r in refused:
+        print(f"rejected: line {line} {str(r.event)!r}: {r.message}", file=out)
+    return 0
+
+
+def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    card = generate(args.seed) if args.card_command == "new" else _load_card(args, stdin)
+    if args.json:
+        json.dump({"card": card.text, "code": card.code}, out)
+        out.write("\n")
+        return 0
+    print(card.text, file=out)
+    print(f"code {card.code}", file=out)
+    return 0
+
+
+def main(
+    argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    out = out or sys.stdout
+    err = err or sys.stderr
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "play":
+            return _play(args, out, sys.stdin)
+        return _card(args, out, sys.stdin)
+    except KeystandError as e:
+        print(f"keystand {args.command}: {e}", file=err)
+        return EXIT_USAGE

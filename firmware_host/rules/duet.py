@@ -1,0 +1,490 @@
+"""The Duet referee: one immutable game state and the pure step `apply(state, event)`.
+
+Every rule here is NOTES.md "A turn", "The time bank", "Sudden death" and
+"Winning and the score", which condense the rulebook (duet-rules-en.txt);
+comments quote the rulebook where a choice is made. A game is its card, its
+mission and its event list: `Duet.replay` rebuilds any state from those, and
+undo is an event that returns to the state before the last accepted one.
+
+Seats: the seat that gives the clue is the giver; its partner guesses, and a
+touched word is judged by the giver's side only.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from .card import AGENTS_TO_FIND, Card, Key, Seat
+from .events import Clue, Event, Pass, Penalty, Touch, Undo
+from .mission import STANDARD, Mission
+
+
+class Status(enum.Enum):
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+
+class Reason(enum.Enum):
+    """Why a game was lost."""
+
+    ASSASSIN = "assassin"
+    SUDDEN_DEATH = "sudden_death"  # a bystander touched in sudden death
+    OUT_OF_TIME = "out_of_time"  # a mistake cost more tokens than the bank held
+
+
+class Phase(enum.Enum):
+    AWAITING_CLUE = "awaiting_clue"
+    GUESSING = "guessing"
+    SUDDEN_DEATH = "sudden_death"
+    OVER = "over"
+
+
+class RejectReason(enum.Enum):
+    """Why the rules refused a well-formed input. The value is the stable code
+    other tools see (`keystand play --json`); `message` is for people."""
+
+    GAME_OVER = "game_over"
+    NO_CLUE = "no_clue"
+    COVERED = "covered"
+    ALREADY_MISSED = "already_missed"
+    NOT_ARMED = "not_armed"
+    PASS_BEFORE_GUESS = "pass_before_guess"
+    PASS_BY_GIVER = "pass_by_giver"
+    PASS_NO_TURN = "pass_no_turn"
+    PASS_IN_SUDDEN_DEATH = "pass_in_sudden_death"
+    TURN_IN_PROGRESS = "turn_in_progress"
+    CLUE_OUT_OF_TURN = "clue_out_of_turn"
+    THIRD_CLUE_IN_ROW = "third_clue_in_row"
+    PARTNER_HAS_NOTHING_LEFT = "partner_has_nothing_left"
+    NOTHING_LEFT_TO_GUESS = "nothing_left_to_guess"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    PENALTY_NO_CLUE = "penalty_no_clue"
+    PENALTY_TWICE = "penalty_twice"
+
+    @property
+    def message(self) -> str:
+        return _MESSAGES[self]
+
+
+_MESSAGES = {
+    RejectReason.GAME_OVER: "the game is over",
+    RejectReason.NO_CLUE: "no clue has been given for this turn yet",
+    RejectReason.COVERED: "that word is already covered",
+    RejectReason.ALREADY_MISSED: "this guesser already missed that word",
+    RejectReason.NOT_ARMED: "sudden death: a seat must press its clue key before guessing",
+    RejectReason.PASS_BEFORE_GUESS: "a turn can end only after at least one correct guess",
+    RejectReason.PASS_BY_GIVER: "only the guesser can end the turn",
+    RejectReason.PASS_NO_TURN: "no turn to end: no clue has been given",
+    RejectReason.PASS_IN_SUDDEN_DEATH: "no passing in sudden death",
+    RejectReason.TURN_IN_PROGRESS: "a turn is in progress: the guesser must finish it first",
+    RejectReason.CLUE_OUT_OF_TURN: "clues alternate: it is the other seat's turn to give one",
+    RejectReason.THIRD_CLUE_IN_ROW: "no seat may give three clues in a row",
+    RejectReason.PARTNER_HAS_NOTHING_LEFT: (
+        "your partner has nothing left to guess: your partner gives the clues now"
+    ),
+    RejectReason.NOTHING_LEFT_TO_GUESS: "that seat has nothing left to guess",
+    RejectReason.NOTHING_TO_UNDO: "nothing to undo",
+    RejectReason.PENALTY_NO_CLUE: "no clue to penalise: a penalty follows a clue",
+    RejectReason.PENALTY_TWICE: "this clue has already been penalised",
+}
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """An input the rules refused, and why. The state does not change."""
+
+    event: Event
+    reason: RejectReason
+
+    @property
+    def message(self) -> str:
+        return self.reason.message
+
+
+class Result(enum.Enum):
+    """What an accepted event did."""
+
+    CLUE = "clue"
+    ARMED = "armed"  # sudden death: a seat said it is guessing
+    AGENT = "agent"
+    BYSTANDER = "bystander"
+    ASSASSIN = "assassin"
+    PASS = "pass"
+    PENALTY = "penalty"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an accepted event did: public facts only (covers and tokens are on the table).
+
+    `announced` lists the seats whose own agents became all covered with this
+    event: each must tell its partner "nothing left for you to guess", the one
+    fact about a side the rules let reach the other seat.
+    """
+
+    event: Event
+    result: Result
+    cell: int | None = None
+    guesser: Seat | None = None
+    tokens: int = 0
+    turn_over: bool = False
+    announced: tuple[Seat, ...] = ()
+    undone: Event | None = None
+
+
+@dataclass(frozen=True)
+class Duet:
+    """One moment of a Duet game. Build with `Duet.start` or `Duet.replay`.
+
+    Fields compared for equality are the game; `last`, `log` and `previous`
+    are how it got here (undo then the same event again compares equal).
+    """
+
+    card: Card
+    mission: Mission
+    loose_order: bool
+    status: Status
+    reason: Reason | None
+    phase: Phase
+    giver: Seat | None  # the current turn's clue giver, while guessing
+    givers: tuple[Seat, ...]  # who gave each clue so far, oldest first
+    bank_check: int  # tokens check side up in the time bank
+    bank_bystander: int  # tokens bystander side up in the time bank (mistakes left)
+    agents: frozenset[int]  # cells covered by agent cards
+    misses_a: frozenset[int]  # cells seat A guessed and B's side judged a bystander
+    misses_b: frozenset[int]
+    passes: int  # tokens guessers took to end a turn after a correct guess
+    mistake_tokens: int  # tokens spent marking bystanders (two for a mistake past M)
+    discarded: int  # tokens discarded for invalid clues
+    correct_this_turn: int
+    penalised: bool  # the current clue was called invalid
+    armed: Seat | None  # sudden death: the seat that said it is guessing
+    sudden_death: bool  # the game reached sudden death
+    last: Outcome | Rejection | None = field(default=None, compare=False)
+    log: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    previous: Duet | None = field(default=None, compare=False, repr=False)
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def start(cls, card: Card, mission: Mission = STANDARD, *, loose_order: bool = False) -> Duet:
+        return cls(
+            card=card,
+            mission=mission,
+            loose_order=loose_order,
+            status=Status.PLAYING,
+            reason=None,
+            phase=Phase.AWAITING_CLUE,
+            giver=None,
+            givers=(),
+            bank_check=mission.turns - mission.mistakes,
+            bank_bystander=mission.mistakes,
+            agents=frozenset(),
+            misses_a=frozenset(),
+            misses_b=frozenset(),
+            passes=0,
+            mistake_tokens=0,
+            discarded=0,
+            correct_this_turn=0,
+            penalised=False,
+            armed=None,
+            sudden_death=False,
+        )
+
+    @classmethod
+    def replay(
+        cls,
+        card: Card,
+        mission: Mission = STANDARD,
+        events: Iterable[Event] = (),
+        *,
+        loose_order: bool = False,
+    ) -> Duet:
+        state = cls.start(card, mission, loose_order=loose_order)
+        for event in events:
+            state, _ = state.apply(event)
+        return state
+
+    def __repr__(self) -> str:
+        return (
+            f"Duet.replay({self.card!r}, {self.mission!r}, {list(self.log)!r}, "
+            f"loose_order={self.loose_order!r})"
+        )
+
+    # ----- what anyone at the table can see ------------------------------------------
+
+    @property
+    def turns_left(self) -> int:
+        return self.bank_check + self.bank_bystander
+
+    @property
+    def mistakes_left(self) -> int:
+        return self.bank_bystander
+
+    @property
+    def tokens_spent(self) -> int:
+        return self.passes + self.mistake_tokens + self.discarded
+
+    @property
+    def agents_found(self) -> int:
+        return len(self.agents)
+
+    def misses(self, seat: Seat) -> frozenset[int]:
+        """Cells `seat` guessed that its partner's side judged a bystander."""
+        return self.misses_a if seat is Seat.A else self.misses_b
+
+    @property
+    def covered(self) -> frozenset[int]:
+        """Cells nobody may guess again: an agent card on them, or missed by both seats."""
+        return self.agents | (self.misses_a & self.misses_b)
+
+    def nothing_left_to_guess(self, seat: Seat) -> bool:
+        """True when every agent on the partner's side is covered (the partner says so)."""
+        return self.card.agents(seat.partner) <= self.agents
+
+    @property
+    def clue_giver(self) -> Seat | None:
+        """The seat giving the clue now, or the only seat that may give the next one."""
+        if self.phase is Phase.GUESSING:
+            return self.giver
+        if self.phase is Phase.AWAITING_CLUE:
+            allowed = self.may_give_clue()
+            return allowed[0] if len(allowed) == 1 else None
+        return None
+
+    @property
+    def guesser(self) -> Seat | None:
+        """The seat whose touch counts now (or next, once the clue is given)."""
+        if self.phase is Phase.SUDDEN_DEATH:
+            return self._sudden_death_guesser()
+        giver = self.clue_giver
+        return giver.partner if giver else None
+
+    def may_give_clue(self) -> tuple[Seat, ...]:
+        """The seats that may give the next clue (empty unless awaiting a clue)."""
+        if self.phase is not Phase.AWAITING_CLUE:
+            return ()
+        return tuple(s for s in Seat if self._clue_refusal(s) is None)
+
+    def can_guess(self, seat: Seat) -> bool:
+        """In sudden death: whether `seat` still has words to guess."""
+        return not self.nothing_left_to_guess(seat)
+
+    @property
+    def score(self) -> int | None:
+        """The rulebook's score of a won game ("Scoring a 9-token mission"), else None."""
+        if self.status is not Status.WON:
+            return None
+        # "3 points for each timer token left in the time bank. (But do not forget
+        # that you also used a token on the last, victorious turn)."
+        bank = 0 if self.sudden_death else 3 * max(0, self.turns_left - 1)
+        return bank + self.passes - (1 if self.sudden_death else 0)
+
+    # ----- the step ------------------------------------------------------------------
+
+    def apply(self, event: Event) -> tuple[Duet, Outcome | Rejection]:
+        """The state after `event`, and what it did or why it was refused. Never raises
+        for a well-formed event; a refused one leaves the game as it was."""
+        log = (*self.log, event)
+        if isinstance(event, Undo):
+            return self._undo(event, log)
+        if self.phase is Phase.OVER:
+            return self._reject(event, RejectReason.GAME_OVER, log)
+        if isinstance(event, Touch):
+            result = self._touch(event)
+        elif isinstance(event, Clue):
+            result = self._clue(event)
+        elif isinstance(event, Pass):
+            result = self._pass(event)
+        elif isinstance(event, Penalty):
+            result = self._penalty(event)
+        else:
+            raise TypeError(f"not a Duet event: {event!r}")
+        if isinstance(result, RejectReason):
+            return self._reject(event, result, log)
+        state, outcome = result
+        state = replace(state, last=outcome, log=log, previous=self)
+        return state, outcome
+
+    def _reject(
+        self, event: Event, reason: RejectReason, log: tuple[Event, ...]
+    ) -> tuple[Duet, Rejection]:
+        rejection = Rejection(event, reason)
+        return replace(self, last=rejection, log=log), rejection
+
+    def _undo(self, event: Undo, log: tuple[Event, ...]) -> tuple[Duet, Outcome | Rejection]:
+        # The stand's own addition: players take back a stray touch (both seats
+        # agree, in the service). Undo also reopens a game a stray touch ended.
+        before = self.previous
+        if before is None:
+            return self._reject(event, RejectReason.NOTHING_TO_UNDO, log)
+        # Logs only grow, so the accepted event that made this state from `before`
+        # is the one right after `before`'s log.
+        undone = self.log[len(before.log)]
+        outcome = Outcome(event, Result.UNDO, undone=undone)
+        return replace(before, last=outcome, log=log), outcome
+
+    def _clue_refusal(self, seat: Seat) -> RejectReason | None:
+        if self.nothing_left_to_guess(seat.partner):
+            # "If all 9 words that you see as green have been covered ... Your
+            # partner will be the one who gives clues on all remaining turns."
+            return RejectReason.PARTNER_HAS_NOTHING_LEFT
+        if self.nothing_left_to_guess(seat):
+            return None  # the partner has no words left to give clues for
+        if not self.loose_order:
+            if self.givers and self.givers[-1] is seat:
+                return RejectReason.CLUE_OUT_OF_TURN
+        elif self.givers[-2:] == (seat, seat):
+            # "You can allow a player to give two clues in a row ... But then the
+            # other player should give a clue."
+            return RejectReason.THIRD_CLUE_IN_ROW
+        return None
+
+    def _clue(self, event: Clue) -> tuple[Duet, Outcome] | RejectReason:
+        seat = event.seat
+        if self.phase is Phase.SUDDEN_DEATH:
+            # No clues in sudden death; the clue key means "I am guessing".
+            if not self.can_guess(seat):
+                return RejectReason.NOTHING_LEFT_TO_GUESS
+            return replace(self, armed=seat), Outcome(event, Result.ARMED, guesser=seat)
+        if self.phase is Phase.GUESSING:
+            return RejectReason.TURN_IN_PROGRESS
+        refusal = self._clue_refusal(seat)
+        if refusal:
+            return refusal
+        state = replace(
+            self,
+            phase=Phase.GUESSING,
+            giver=seat,
+            givers=(*self.givers, seat),
+            correct_this_turn=0,
+            penalised=False,
+        )
+        return state, Outcome(event, Result.CLUE, guesser=seat.partner)
+
+    def _sudden_death_guesser(self) -> Seat | None:
+        able = [s for s in Seat if self.can_guess(s)]
+        if len(able) == 1:
+            return able[0]
+        return self.armed if self.armed in able else None
+
+    def _touch(self, event: Touch) -> tuple[Duet, Outcome] | RejectReason:
+        if self.phase is Phase.AWAITING_CLUE:
+            return RejectReason.NO_CLUE
+        if self.phase is Phase.SUDDEN_DEATH:
+            guesser = self._sudden_death_guesser()
+            if guesser is None:
+                return RejectReason.NOT_ARMED
+        else:
+            assert self.giver is not None
+            guesser = self.giver.partner
+        cell = event.cell
+        if cell in self.covered:
+            return RejectReason.COVERED
+        if cell in self.misses(guesser):
+            # The same side would judge it again: still a bystander.
+            return RejectReason.ALREADY_MISSED
+        key = self.card.side(guesser.partner)[cell]
+        if key is Key.ASSASSIN:
+            state = replace(self, status=Status.LOST, reason=Reason.ASSASSIN, phase=Phase.OVER)
+            return state, Outcome(event, Result.ASSASSIN, cell, guesser, turn_over=True)
+        if key is Key.AGENT:
+            return self._cover(event, cell, guesser)
+        return self._miss(event, cell, guesser)
+
+    def _cover(self, event: Touch, cell: int, guesser: Seat) -> tuple[Duet, Outcome]:
+        agents = self.agents | {cell}
+        announced = tuple(
+            s
+            for s in Seat
+            if self.card.agents(s) <= agents and not self.card.agents(s) <= self.agents
+        )
+        state = replace(self, agents=agents, correct_this_turn=self.correct_this_turn + 1)
+        if len(agents) == AGENTS_TO_FIND:
+            # "So you win when the last agent card is placed."
+            state = replace(state, status=Status.WON, phase=Phase.OVER, giver=None)
+            return state, Outcome(event, Result.AGENT, cell, guesser, turn_over=True)
+        return state, Outcome(event, Result.AGENT, cell, guesser, announced=announced)
+
+    def _miss(self, event: Touch, cell: int, guesser: Seat) -> tuple[Duet, Outcome]:
+        misses = self.misses(guesser) | {cell}
+        state = (
+            replace(self, misses_a=misses) if guesser is Seat.A else replace(self, misses_b=misses)
+        )
+        if self.phase is Phase.SUDDEN_DEATH:
+            # "A wrong guess in sudden death ends the game - both players lose,
+            # even if the guess was just an innocent bystander."
+            state = replace(state, status=Status.LOST, reason=Reason.SUDDEN_DEATH, phase=Phase.OVER)
+            return state, Outcome(event, Result.BYSTANDER, cell, guesser, turn_over=True)
+        if self.bank_bystander:
+            tokens = 1
+            state = replace(state, bank_bystander=self.bank_bystander - 1)
+        elif self.bank_check >= 2:
+            # "once you are out of bystander-side-up tokens ... you mark a bystander
+            # by removing two checkmark-side-up tokens ... The mistake costs you two turns"
+            tokens = 2
+            state = replace(state, bank_check=self.bank_check - 2)
+        else:
+            # "if a turn causes you to use up more tokens than you have, you lose
+            # immediately."
+            state = replace(state, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
+            return state, Outcome(event, Result.BYSTANDER, cell, guesser, turn_over=True)
+        state = replace(state, mistake_tokens=self.mistake_tokens + tokens)._end_turn()
+        return state, Outcome(event, Result.BYSTANDER, cell, guesser, tokens, turn_over=True)
+
+    def _pass(self, event: Pass) -> tuple[Duet, Outcome] | RejectReason:
+        if self.phase is Phase.SUDDEN_DEATH:
+            return RejectReason.PASS_IN_SUDDEN_DEATH
+        if self.phase is Phase.AWAITING_CLUE:
+            return RejectReason.PASS_NO_TURN
+        if event.seat is self.giver:
+            return RejectReason.PASS_BY_GIVER
+        if not self.correct_this_turn:
+            return RejectReason.PASS_BEFORE_GUESS
+        # "the guesser ... takes a checkmark-side-up token from the time bank. If
+        # only bystander-side-up tokens are left, the guesser takes one of these."
+        if self.bank_check:
+            state, tokens = replace(self, bank_check=self.bank_check - 1), 1
+        elif self.bank_bystander:
+            state, tokens = replace(self, bank_bystander=self.bank_bystander - 1), 1
+        else:  # an invalid-clue penalty took the last token this turn
+            state, tokens = self, 0
+        state = replace(state, passes=self.passes + tokens)._end_turn()
+        return state, Outcome(event, Result.PASS, guesser=event.seat, tokens=tokens, turn_over=True)
+
+    def _penalty(self, event: Penalty) -> tuple[Duet, Outcome] | RejectReason:
+        if self.phase is not Phase.GUESSING:
+            return RejectReason.PENALTY_NO_CLUE
+        if self.penalised:
+            return RejectReason.PENALTY_TWICE
+        # "take a one-turn penalty by discarding one of the timer tokens from the
+        # time bank." Which side is not said; a check-side token goes first so the
+        # group keeps its mistakes (NOTES.md).
+        if self.bank_check:
+            state = replace(self, bank_check=self.bank_check - 1)
+        else:
+            state = replace(self, bank_bystander=self.bank_bystander - 1)
+        state = replace(state, discarded=self.discarded + 1, penalised=True)
+        return state, Outcome(event, Result.PENALTY, tokens=1)
+
+    def _end_turn(self) -> Duet:
+        # "If you have used up your last timer token and there are still words to
+        # be guessed, it is time for the sudden death turn."
+        phase = Phase.SUDDEN_DEATH if self.turns_left == 0 else Phase.AWAITING_CLUE
+        return replace(
+            self,
+            phase=phase,
+            giver=None,
+            correct_this_turn=0,
+            penalised=False,
+            sudden_death=self.sudden_death or phase is Phase.SUDDEN_DEATH,
+        )
+
+
+def apply(state: Duet, event: Event) -> tuple[Duet, Outcome | Rejection]:
+    """`state.apply(event)`: the state after `event` and what it did or why it was refused."""
+    return state.apply(event)

@@ -1,0 +1,47 @@
+"""The exception root of keystand and the leaves the rules raise.
+
+Every error keystand raises on purpose derives from `KeystandError`; each leaf
+also derives from the builtin that fits (`ValueError` for malformed input), so
+callers may catch either. Rules refusing a well-formed input is not an error:
+that comes back as a `Rejection` (see `duet.py`).
+"""
+
+from __future__ import annotations
+
+
+class KeystandError(Exception):
+    """Root of every error keystand raises on purpose."""
+
+
+class CardError(KeystandError, ValueError):
+    """A key card's text or code is malformed or breaks the distribution.
+
+    `side` is "A", "B" or None (the card as a whole); `detail` says what is
+    wrong in words a player can act on.
+    """
+
+    def __init__(self, detail: str, *, side: str | None = None) -> None:
+        self.detail = detail
+        self.side = side
+        super().__init__(f"side {side}: {detail}" if side else detail)
+
+
+class CardCodeError(CardError):
+    """A card code that does not decode to a card (typo, wrong length)."""
+
+    def __init__(self, detail: str, *, code: str) -> None:
+        self.code = code
+        super().__init__(f"card code {code!r}: {detail}")
+
+
+class MissionError(KeystandError, ValueError):
+    """A mission that is not `T-M` with 1 <= T <= 99 and 0 <= M <= T."""
+
+    def __init__(self, detail: str, *, text: str) -> None:
+        self.text = text
+        self.detail = detail
+        super().__init__(f"mission {text!r}: {detail}")
+
+
+class EventError(KeystandError, ValueError):
+    """An event that is malformed (a cell off the grid, an unknown seat)."""

@@ -1,0 +1,65 @@
+"""Missions: how many timer tokens the bank holds and how many mistakes they allow."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import MissionError
+
+_MISSION = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})\s*$")
+MAX_TURNS = 25
+
+
+@dataclass(frozen=True)
+class Mission:
+    """A mission `T-M`: T timer tokens (turns), M of them bystander side up (mistakes).
+
+    The standard game is 9-9; the rulebook offers 10-10 and 11-11 to make it
+    easier, and the mission map names more (see NAMED).
+    """
+
+    turns: int
+    mistakes: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.turns <= MAX_TURNS:
+            raise MissionError(f"{self.turns} turns, expected 1..{MAX_TURNS}", text=str(self))
+        if not 0 <= self.mistakes <= self.turns:
+            raise MissionError(
+                f"{self.mistakes} mistakes, expected 0..{self.turns} (no more than the turns)",
+                text=str(self),
+            )
+
+    @classmethod
+    def parse(cls, text: str) -> Mission:
+        """`T-M` (like 9-9 or 9-5), or the name of a mission the rulebooks give."""
+        named = NAMED.get(text.strip().lower())
+        if named:
+            return named
+        m = _MISSION.match(text)
+        if not m:
+            raise MissionError(
+                "expected T-M, like 9-9 (9 turns, 9 mistakes), or a named mission: "
+                + ", ".join(sorted(NAMED)),
+                text=text,
+            )
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def __str__(self) -> str:
+        return f"{self.turns}-{self.mistakes}"
+
+    def __repr__(self) -> str:
+        return f"Mission({self.turns}, {self.mistakes})"
+
+
+STANDARD = Mission(9, 9)
+# The missions the rulebooks name with both numbers (NOTES.md "The time bank").
+NAMED: dict[str, Mission] = {
+    "prague": STANDARD,
+    "moscow": Mission(8, 8),
+    "cairo": Mission(9, 5),
+    "jakarta": Mission(7, 7),
+    "bangkok": Mission(7, 7),
+    "singapore": Mission(6, 6),
+}
