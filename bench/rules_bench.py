@@ -1,0 +1,96 @@
+"""Referee speed and memory: how long the stand takes to judge one event and to
+rebuild a game from its event list (what a restart does), and what a game's
+state chain holds in memory.
+
+    .venv/bin/python bench/rules_bench.py [--games N] [--seed S]
+
+Prints one line per figure; BENCHMARKS.md records the figures and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+import tracemalloc
+
+from keystand.rules import Clue, Duet, Event, Pass, Seat, Status, Touch, Undo, generate
+
+
+def random_game(rng: random.Random) -> tuple[Duet, list[Event]]:
+    """A plausible game: clues, mostly-good guesses, passes, the odd undo."""
+    card = generate(rng.randrange(2**32))
+    state = Duet.start(card)
+    events: list[Event] = []
+    for _ in range(400):
+        if state.status is not Status.PLAYING:
+            break
+        guesser = state.guesser or rng.choice(list(Seat))
+        giver_side = card.agents(guesser.partner) - state.agents
+        choice = rng.random()
+        if choice < 0.15:
+            event: Event = Clue(rng.choice(list(Seat)))
+        elif choice < 0.25:
+            event = Pass(guesser)
+        elif choice < 0.27:
+            event = Undo()
+        elif giver_side and choice < 0.85:
+            event = Touch.at(rng.choice(sorted(giver_side)))
+        else:
+            event = Touch.at(rng.randrange(25))
+        state, _ = state.apply(event)
+        events.append(event)
+    return state, events
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    games = [random_game(rng) for _ in range(args.games)]
+    events = sum(len(e) for _, e in games)
+
+    per_event = []
+    for rep in range(3):
+        t0 = time.perf_counter()
+        for state, evs in games:
+            Duet.replay(state.card, state.mission, evs)
+        per_event.append((time.perf_counter() - t0) / events)
+        del rep
+    longest = max(games, key=lambda g: len(g[1]))
+    t_long = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        Duet.replay(longest[0].card, longest[0].mission, longest[1])
+        t_long.append(time.perf_counter() - t0)
+
+    tracemalloc.start()
+    base = tracemalloc.take_snapshot()
+    kept = Duet.replay(longest[0].card, longest[0].mission, longest[1])
+    used = sum(s.size_diff for s in tracemalloc.take_snapshot().compare_to(base, "filename"))
+    tracemalloc.stop()
+    del kept
+
+    print(
+        f"machine: {platform.machine()} {platform.python_implementation()} "
+        f"{platform.python_version()}"
+    )
+    print(
+        f"games: {len(games)}, events: {events}, "
+        f"won {sum(g[0].status is Status.WON for g in games)}, "
+        f"lost {sum(g[0].status is Status.LOST for g in games)}"
+    )
+    print(f"apply, per event: {statistics.median(per_event) * 1e6:.1f} us (median of 3 passes)")
+    print(
+        f"replay of the longest game ({len(longest[1])} events): "
+        f"{statistics.median(t_long) * 1e3:.2f} ms (median of 20)"
+    )
+    print(f"memory of that game's state chain: {used / 1024:.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()
