@@ -1,0 +1,189 @@
+"""The journal: one game's records, append-only, each on disk (fsync) before its
+result is shown anywhere.
+
+A record is one line of text, so a journal can be read with `less`:
+
+    KS1 <seq:8 digits> <length:6 digits> <crc32:8 hex> <payload: JSON object>\\n
+
+`length` counts the payload's UTF-8 bytes and `crc32` covers the sequence
+number and the payload. Records are numbered from 0 without gaps. A power cut
+can leave only the last record torn (a write in progress); `Journal.open` cuts
+such a tail off, so the game resumes at the record before it. A bad record
+followed by good ones is not a torn tail but damage: the file is kept aside
+whole (`<name>.damaged-<n>`) and the good records before the damage are used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .rules import KeystandError
+
+MAGIC = b"KS1"
+_HEAD = len(MAGIC) + 1 + 8 + 1 + 6 + 1 + 8 + 1  # "KS1 " seq " " length " " crc " "
+MAX_PAYLOAD = 999_999
+
+
+class JournalError(KeystandError, OSError):
+    """The journal cannot be written (disk full, read-only, removed)."""
+
+
+@dataclass(frozen=True)
+class Record:
+    seq: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What `Journal.open` found besides good records: bytes of a torn tail cut
+    off, and where a damaged file was kept aside (None if the file was sound)."""
+
+    torn_bytes: int = 0
+    damaged_copy: Path | None = None
+
+    @property
+    def clean(self) -> bool:
+        return not self.torn_bytes and self.damaged_copy is None
+
+
+def encode(seq: int, data: dict[str, Any]) -> bytes:
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"journal record {seq}: {len(payload)} bytes, at most {MAX_PAYLOAD}")
+    crc = zlib.crc32(b"%08d" % seq + payload)
+    return b"%s %08d %06d %08x " % (MAGIC, seq, len(payload), crc) + payload + b"\n"
+
+
+def _decode(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
+    """The record at `offset` if it is whole and sound, and the offset after it."""
+    head = buf[offset : offset + _HEAD]
+    if len(head) < _HEAD or not head.startswith(MAGIC + b" "):
+        return None
+    try:
+        fields = head[len(MAGIC) + 1 :].split(b" ")
+        got_seq, length, crc = int(fields[0]), int(fields[1]), int(fields[2], 16)
+    except (ValueError, IndexError):
+        return None
+    end = offset + _HEAD + length
+    payload = buf[offset + _HEAD : end]
+    if got_seq != seq or len(payload) != length or buf[end : end + 1] != b"\n":
+        return None
+    if zlib.crc32(b"%08d" % seq + payload) != crc:
+        return None
+    try:
+        data = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return Record(seq, data), end + 1
+
+
+def read(path: Path) -> tuple[list[Record], int, bool]:
+    """The sound records of a journal file, the offset where they end, and
+    whether anything after that offset looks like a later sound record (damage,
+    not a torn tail)."""
+    buf = path.read_bytes()
+    records: list[Record] = []
+    offset = 0
+    while offset < len(buf):
+        got = _decode(buf, offset, len(records))
+        if got is None:
+            break
+        record, offset = got
+        records.append(record)
+    rest = buf[offset:]
+    # A torn tail is one partial record with no newline; anything past a newline
+    # in the rest means a record was spoiled in the middle of the file.
+    damaged = b"\n" in rest[:-1] if rest.endswith(b"\n") else b"\n" in rest
+    return records, offset, damaged
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class Journal:
+    """An open journal file. Use `Journal.open(path)`; `append` returns only
+    once the record is on disk."""
+
+    def __init__(self, path: Path, fd: int, next_seq: int) -> None:
+        self.path = path
+        self._fd = fd
+        self._next_seq = next_seq
+
+    @classmethod
+    def open(cls, path: Path) -> tuple[Journal, list[Record], Recovery]:
+        """Open (or create) the journal at `path`, repairing a torn tail."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        recovery = Recovery()
+        records: list[Record] = []
+        if path.exists():
+            records, end, damaged = read(path)
+            size = path.stat().st_size
+            if damaged:
+                copy = _free_name(path)
+                shutil.copyfile(path, copy)  # a copy, not a link: the original is cut next
+                recovery = Recovery(size - end, copy)
+            elif size > end:
+                recovery = Recovery(size - end)
+            if size > end:
+                with open(path, "r+b") as f:
+                    f.truncate(end)
+                    f.flush()
+                    os.fsync(f.fileno())
+        created = not path.exists()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        if created:
+            _fsync_dir(path.parent)
+        return cls(path, fd, len(records)), records, recovery
+
+    @property
+    def next_seq(self) -> int:
+        return self._next_seq
+
+    def append(self, data: dict[str, Any]) -> Record:
+        """Write one record and fsync it; raises JournalError if the disk refuses."""
+        record = Record(self._next_seq, data)
+        line = encode(record.seq, data)
+        try:
+            written = os.write(self._fd, line)
+            if written != len(line):
+                raise OSError(f"short write: {written} of {len(line)} bytes")
+            os.fsync(self._fd)
+        except OSError as e:
+            raise JournalError(f"journal {self.path}: cannot write record {record.seq}: {e}") from e
+        self._next_seq += 1
+        return record
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Journal {str(self.path)!r} next_seq={self._next_seq}>"
+
+
+def _free_name(path: Path) -> Path:
+    n = 1
+    while (copy := path.with_name(f"{path.name}.damaged-{n}")).exists():
+        n += 1
+    return copy

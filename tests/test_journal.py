@@ -1,0 +1,127 @@
+"""The journal: records survive, a torn tail is cut off, damage is kept aside."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keystand.journal import Journal, JournalError, encode, read
+
+RECORDS = [
+    {"t": "start", "card": "GG... / ..GG.", "mission": "9-9"},
+    {"t": "event", "e": "clue A"},
+    {"t": "event", "e": "touch 1 2"},
+    {"t": "event", "e": "pass B", "note": "ünïcödé, кириллица"},
+]
+
+
+def write(path: Path, records: list[dict]) -> None:
+    with Journal.open(path)[0] as j:
+        for r in records:
+            j.append(r)
+
+
+def test_records_come_back_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    write(path, RECORDS)
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS
+    assert [r.seq for r in records] == [0, 1, 2, 3]
+    assert recovery.clean
+
+
+def test_appending_after_reopen_continues_the_sequence(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    write(path, RECORDS[:2])
+    with Journal.open(path)[0] as j:
+        assert j.next_seq == 2
+        j.append(RECORDS[2])
+    assert [r.seq for r in read(path)[0]] == [0, 1, 2]
+
+
+def test_journal_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    write(path, RECORDS[:1])
+    assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0
+
+
+def test_every_cut_of_the_last_record_loads_the_game_before_it(tmp_path: Path) -> None:
+    """DESIGN: journals cut at every byte offset of their last record load the
+    game up to the previous record (and the torn bytes are gone from the file)."""
+    whole = b"".join(encode(i, r) for i, r in enumerate(RECORDS))
+    last_start = len(whole) - len(encode(len(RECORDS) - 1, RECORDS[-1]))
+    path = tmp_path / "cut.journal"
+    for cut in range(last_start, len(whole)):
+        path.write_bytes(whole[:cut])
+        journal, records, recovery = Journal.open(path)
+        journal.close()
+        assert [r.data for r in records] == RECORDS[:-1], cut
+        assert recovery.torn_bytes == cut - last_start
+        assert recovery.damaged_copy is None
+        assert path.read_bytes() == whole[:last_start]
+    path.write_bytes(whole)
+    assert len(Journal.open(path)[1]) == len(RECORDS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=1, max_size=40))
+def test_garbage_tail_never_breaks_the_sound_records(tmp_path_factory, junk: bytes):
+    path = tmp_path_factory.mktemp("j") / "g.journal"
+    whole = b"".join(encode(i, r) for i, r in enumerate(RECORDS))
+    path.write_bytes(whole + junk)
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS
+    assert path.read_bytes() == whole
+    assert recovery.torn_bytes == len(junk)
+
+
+def test_a_spoiled_record_in_the_middle_is_kept_aside(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    write(path, RECORDS)
+    original = path.read_bytes()
+    second = len(encode(0, RECORDS[0]))
+    spoiled = bytearray(original)
+    spoiled[second + 30] ^= 0x01  # one bit in record 1's payload
+    path.write_bytes(bytes(spoiled))
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS[:1]
+    assert recovery.damaged_copy is not None
+    assert recovery.damaged_copy.read_bytes() == bytes(spoiled)  # nothing lost
+    assert path.read_bytes() == original[:second]
+
+
+def test_records_out_of_sequence_are_not_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    path.write_bytes(encode(0, RECORDS[0]) + encode(2, RECORDS[1]))
+    records, end, damaged = read(path)
+    assert len(records) == 1
+    assert end == len(encode(0, RECORDS[0]))
+    assert not damaged  # the bad record is the last line: a tail, cut off on open
+
+
+def test_append_is_fsynced_before_it_returns(tmp_path: Path, monkeypatch) -> None:
+    synced: list[int] = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real(fd))[1])
+    journal, _, _ = Journal.open(tmp_path / "g.journal")
+    synced.clear()
+    journal.append(RECORDS[0])
+    assert synced, "append returned without fsync"
+    journal.close()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_a_journal_error(tmp_path: Path) -> None:
+    journal = Journal(Path("/dev/full"), os.open("/dev/full", os.O_WRONLY), 0)
+    with pytest.raises(JournalError, match="cannot write record 0.*No space"):
+        journal.append(RECORDS[0])
+    journal.close()
+    assert journal.next_seq == 0
