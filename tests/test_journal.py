@@ -119,9 +119,9 @@ def test_append_is_fsynced_before_it_returns(tmp_path: Path, monkeypatch) -> Non
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_disk_is_a_journal_error(tmp_path: Path) -> None:
+def test_a_full_disk_is_a_journal_error() -> None:
     journal = Journal(Path("/dev/full"), os.open("/dev/full", os.O_WRONLY), 0)
-    with pytest.raises(JournalError, match="cannot write record 0.*No space"):
+    with pytest.raises(JournalError, match=r"cannot write record 0.*No space"):
         journal.append(RECORDS[0])
     journal.close()
     assert journal.next_seq == 0
