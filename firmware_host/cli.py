@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .rules import (
     Card,
@@ -33,8 +33,25 @@ class UsageError(KeystandError, ValueError):
     """A command-line argument that names nothing usable (a missing file)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument as one line instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed {text!r}: expected a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed {value}: expected 0 or more")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="keystand",
         description="keystand: a referee and per-seat key-card screens for Codenames Duet.",
     )
@@ -45,7 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     new = card_sub.add_parser(
         "new", help="a random valid card: its text and its code (the same seed, the same card)"
     )
-    new.add_argument("--seed", type=int, help="any whole number; omit for a fresh random card")
+    new.add_argument(
+        "--seed", type=_seed, help="a whole number from 0; omit for a fresh random card"
+    )
     new.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     show = card_sub.add_parser("show", help="check a card and print both sides and its code")
     _card_source(show)
@@ -80,7 +99,8 @@ def _read(path: str, what: str, stdin: TextIO) -> str:
     if path == "-":
         return stdin.read()
     try:
-        return Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: a file saved with a byte-order mark (Windows Notepad) reads the same.
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {what} {path!r}: {getattr(e, 'strerror', None) or e}") from e
 
@@ -189,7 +209,13 @@ def main(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except UsageError as e:
+        print(f"keystand: {e}", file=err)
+        return EXIT_USAGE
+    except SystemExit as e:  # --help and --version print, then argparse exits
+        return e.code if isinstance(e.code, int) else 0
     try:
         if args.command == "play":
             return _play(args, out, sys.stdin)

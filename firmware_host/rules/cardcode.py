@@ -100,7 +100,7 @@ def decode(code: str) -> Card:
     chars = [ch for ch in code.upper() if ch not in " -"]
     if len(chars) != _DIGITS + 1:
         raise CardCodeError(
-            f"{len(chars)} symbols, expected {_DIGITS + 1} (like J6VN-GH6B-CFN4)", code=code
+            f"{len(chars)} symbols, expected {_DIGITS + 1} (like J6VN-GH6B-CFNE)", code=code
         )
     values = []
     for pos, ch in enumerate(chars, start=1):
@@ -118,6 +118,9 @@ def decode(code: str) -> Card:
 
 
 def generate(seed: int | None = None) -> Card:
-    """A uniformly random valid card; the same seed always gives the same card."""
+    """A uniformly random valid card; the same seed (0 or more) always gives the same card."""
+    if seed is not None and seed < 0:
+        # random.Random seeds with abs(): -5 would give the card of 5.
+        raise ValueError(f"seed {seed}: expected 0 or more")
     r = secrets.randbelow(CARD_COUNT) if seed is None else random.Random(seed).randrange(CARD_COUNT)
     return unrank(r)

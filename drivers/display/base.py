@@ -1,0 +1,117 @@
+"""The panel interface every display driver shares (real or simulated).
+
+`Panel.display()` is the one public entry: it takes an image drawn upright for
+the reader, turns it by the mounting rotation, converts it to 1 bit once and
+hands the driver's `_display()` an image of the controller's native size.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from PIL import Image
+
+
+class PanelError(Exception):
+    """A panel that cannot show a frame: BUSY stuck, no answer (unplugged), bad size."""
+
+
+class Refresh(enum.Enum):
+    """How a panel redraws: full (flashes, clears ghosting), fast (a shorter full
+    waveform, on panels that have one) or partial (no flash, ghosts build up)."""
+
+    FULL = "full"
+    FAST = "fast"
+    PARTIAL = "partial"
+
+
+@dataclass(frozen=True)
+class PanelModel:
+    """A Waveshare panel as its controller addresses it (native width x height)."""
+
+    name: str
+    width: int
+    height: int
+    diagonal: str
+
+    @property
+    def landscape(self) -> tuple[int, int]:
+        """The size as the stand reads it: the long side across."""
+        return (max(self.width, self.height), min(self.width, self.height))
+
+
+MODELS: dict[str, PanelModel] = {
+    m.name: m
+    for m in (
+        PanelModel("epd2in13_V4", 122, 250, '2.13"'),
+        PanelModel("epd2in7_V2", 176, 264, '2.7"'),
+        PanelModel("epd2in9_V2", 128, 296, '2.9"'),
+        PanelModel("epd4in2_V2", 400, 300, '4.2"'),
+    )
+}
+
+
+def model(name: str) -> PanelModel:
+    try:
+        return MODELS[name]
+    except KeyError:
+        raise ValueError(f"panel model {name!r}: expected one of {', '.join(MODELS)}") from None
+
+
+class Panel:
+    """One e-paper panel. Subclasses implement `_display`, `_sleep` and `_close`.
+
+    `rotation` is how the panel is mounted: the clockwise turn, in degrees,
+    that takes the reader's upright image to the controller's native frame.
+    """
+
+    def __init__(self, model_name: str, *, rotation: int = 0) -> None:
+        if rotation not in (0, 90, 180, 270):
+            raise ValueError(f"rotation {rotation}: expected 0, 90, 180 or 270")
+        self.model = model(model_name)
+        self.rotation = rotation
+        self.asleep = True  # a panel is asleep (powered down) until the first frame
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The upright image size `display()` takes."""
+        w, h = self.model.width, self.model.height
+        return (w, h) if self.rotation in (0, 180) else (h, w)
+
+    def native(self, image: Image.Image) -> Image.Image:
+        """The upright image as the controller's 1-bit native frame."""
+        if image.size != self.size:
+            raise PanelError(
+                f"{self.model.name} mounted at {self.rotation}°: image is "
+                f"{image.size[0]}x{image.size[1]}, expected {self.size[0]}x{self.size[1]}"
+            )
+        frame = image.convert("1") if image.mode != "1" else image
+        if self.rotation:
+            # Image.rotate turns counter-clockwise; mounting is given clockwise.
+            frame = frame.rotate(-self.rotation, expand=True)
+        return frame
+
+    def display(self, image: Image.Image, refresh: Refresh = Refresh.FULL) -> None:
+        """Show `image` (upright, `self.size`); returns when the panel is done."""
+        frame = self.native(image)
+        self._display(frame, refresh)
+        self.asleep = False
+
+    def sleep(self) -> None:
+        """Power the panel down; it keeps its picture. The next display wakes it."""
+        if not self.asleep:
+            self._sleep()
+            self.asleep = True
+
+    def close(self) -> None:
+        self._close()
+
+    def _display(self, frame: Image.Image, refresh: Refresh) -> None:
+        raise NotImplementedError
+
+    def _sleep(self) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        """Release the panel's pins and bus; nothing to do for most drivers."""

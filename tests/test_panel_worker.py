@@ -1,0 +1,180 @@
+"""Panel workers on simulated panels: both panels at once, newest frame wins,
+the refresh policy, failures survived. Concurrency is shown with gates and
+barriers, never with wall-clock limits."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PIL import Image, ImageDraw
+
+from keystand.drivers.display import PanelError, Refresh, SimPanel
+from keystand.panel_worker import PanelWorker, RefreshPolicy
+
+WAIT = 10.0  # generous: only a broken worker ever reaches it
+
+
+def frame(n: int, size: tuple[int, int] = (250, 122)) -> Image.Image:
+    """A distinct picture for each n (a bar n pixels wide)."""
+    im = Image.new("1", size, 1)
+    ImageDraw.Draw(im).rectangle([0, 0, n, 10], fill=0)
+    return im
+
+
+def wait_until(pred, timeout: float = WAIT) -> bool:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def test_both_panels_refresh_at_the_same_time() -> None:
+    """Each panel's refresh waits until the other panel is refreshing too; drawn
+    one after the other, the barrier would break."""
+    barrier = threading.Barrier(2, timeout=WAIT)
+    panels = [SimPanel("epd2in13_V4", rotation=90, wait=lambda s: barrier.wait()) for _ in range(2)]
+    workers = [PanelWorker(p, name=s).start() for p, s in zip(panels, "AB", strict=True)]
+    for w in workers:
+        w.show(frame(5, (250, 122)), full=True)
+    for w in workers:
+        assert w.wait_idle(WAIT)
+        w.stop(WAIT)
+    assert not barrier.broken
+    assert [p.counts[Refresh.FULL] for p in panels] == [1, 1]
+
+
+def test_a_burst_during_a_refresh_ends_with_the_newest_frame_only() -> None:
+    gate = threading.Event()
+    panel = SimPanel("epd2in7_V2", wait=lambda s: gate.wait(WAIT), speed=1.0)
+    worker = PanelWorker(panel, name="A").start()
+    worker.show(frame(1, (176, 264)))
+    assert wait_until(lambda: panel.busy)
+    for n in range(2, 11):  # nine touches while the panel is refreshing
+        worker.show(frame(n, (176, 264)))
+    gate.set()
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert len(panel.frames) == 2  # the first, then only the newest
+    assert panel.frames[-1].upright.tobytes() == frame(10, (176, 264)).tobytes()
+    assert worker.dropped == 8
+    assert not worker.busy  # nothing queued behind it
+
+
+def test_show_never_blocks_on_a_busy_panel() -> None:
+    gate = threading.Event()
+    panel = SimPanel("epd2in9_V2", rotation=90, wait=lambda s: gate.wait(WAIT))
+    worker = PanelWorker(panel, name="A").start()
+    worker.show(frame(1, (296, 128)))
+    assert wait_until(lambda: panel.busy)
+    done = threading.Event()
+    threading.Thread(target=lambda: (worker.show(frame(2, (296, 128))), done.set())).start()
+    assert done.wait(WAIT)  # returned while the panel is still held busy
+    assert panel.busy
+    gate.set()
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+
+
+def test_a_wanted_full_refresh_survives_being_replaced() -> None:
+    gate = threading.Event()
+    panel = SimPanel("epd4in2_V2", wait=lambda s: gate.wait(WAIT))
+    worker = PanelWorker(panel, name="A").start()
+    size = (400, 300)
+    worker.show(frame(1, size))
+    assert wait_until(lambda: panel.busy)
+    worker.show(frame(2, size), full=True)  # the end screen ...
+    worker.show(frame(3, size))  # ... replaced before it was drawn
+    gate.set()
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert [f.refresh for f in panel.frames] == [Refresh.FULL, Refresh.FULL]
+
+
+def test_policy_partial_then_fast_after_max_partials() -> None:
+    policy = RefreshPolicy(max_partials=3)
+    kinds = [policy.decide(full=False, asleep=False, first=i == 0) for i in range(9)]
+    assert kinds == [
+        Refresh.FULL,
+        Refresh.PARTIAL,
+        Refresh.PARTIAL,
+        Refresh.PARTIAL,
+        Refresh.FAST,
+        Refresh.PARTIAL,
+        Refresh.PARTIAL,
+        Refresh.PARTIAL,
+        Refresh.FAST,
+    ]
+    assert policy.decide(full=True, asleep=False, first=False) is Refresh.FULL
+    assert RefreshPolicy(full_after_wake=True).decide(full=False, asleep=True, first=False) is (
+        Refresh.FULL
+    )
+    with pytest.raises(ValueError, match="max_partials -1"):
+        RefreshPolicy(max_partials=-1)
+
+
+def test_refresh_counts_of_a_sequence_are_deterministic() -> None:
+    panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
+    worker = PanelWorker(panel, name="A", policy=RefreshPolicy(max_partials=4)).start()
+    for n in range(12):
+        worker.show(frame(n, (250, 122)), full=n == 0)
+        assert worker.wait_idle(WAIT)
+    worker.show(frame(11, (250, 122)))  # the same picture again: no refresh
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert panel.counts == {Refresh.FULL: 1, Refresh.FAST: 2, Refresh.PARTIAL: 9}
+    assert worker.skipped == 1
+
+
+def test_a_failing_panel_is_retried_and_the_worker_lives_on() -> None:
+    class Flaky(SimPanel):
+        fails = 2
+
+        def _display(self, frame, refresh):
+            if self.fails:
+                self.fails -= 1
+                raise PanelError("BUSY stuck for 10 s: is the panel's cable in?")
+            super()._display(frame, refresh)
+
+    panel = Flaky("epd2in13_V4", rotation=90, speed=0)
+    errors: list[Exception] = []
+    worker = PanelWorker(
+        panel, name="B", retry=(0.001, 0.01), on_error=lambda w, e: errors.append(e)
+    ).start()
+    worker.show(frame(1, (250, 122)))
+    assert worker.wait_idle(WAIT)
+    worker.show(frame(2, (250, 122)))
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert [str(e) for e in errors] == ["BUSY stuck for 10 s: is the panel's cable in?"] * 2
+    assert [f.refresh for f in panel.frames] == [Refresh.FULL, Refresh.PARTIAL]
+
+
+def test_an_idle_panel_is_put_to_sleep_and_woken_by_the_next_frame() -> None:
+    panel = SimPanel("epd2in9_V2", rotation=90, speed=0)
+    worker = PanelWorker(panel, name="A", idle_sleep=0.01).start()
+    worker.show(frame(1, (296, 128)))
+    assert wait_until(lambda: panel.sleeps == 1)
+    worker.show(frame(2, (296, 128)))
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert [f.woke for f in panel.frames] == [True, True]
+
+
+def test_a_frame_of_the_wrong_size_is_reported_not_fatal() -> None:
+    panel = SimPanel("epd2in7_V2", speed=0)
+    errors: list[Exception] = []
+    worker = PanelWorker(
+        panel, name="A", retry=(0.001, 0.001), on_error=lambda w, e: errors.append(e)
+    )
+    worker.start()
+    worker.show(frame(1, (10, 10)))
+    assert wait_until(lambda: len(errors) >= 1)
+    worker.show(frame(1, (176, 264)))  # a good frame replaces the bad one
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert "image is 10x10, expected 176x264" in str(errors[0])
+    assert panel.counts[Refresh.FULL] == 1
