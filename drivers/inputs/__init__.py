@@ -1,0 +1,19 @@
+"""Inputs: the events every input driver emits, the script input and the keyboard.
+
+Drivers put events on a queue the service reads; they know nothing of the rules.
+"""
+
+from .events import Act, InputEvent, KeyName, Press, Touch, parse_line
+from .script import ScriptInput, ScriptLineError, parse_script
+
+__all__ = [
+    "Act",
+    "InputEvent",
+    "KeyName",
+    "Press",
+    "ScriptInput",
+    "ScriptLineError",
+    "Touch",
+    "parse_line",
+    "parse_script",
+]

@@ -1,0 +1,264 @@
+"""The stand: what each input means now, and the game it changes.
+
+Owned by the service loop (one thread); no I/O but the store. An input becomes
+a rules event, a menu step or nothing; an accepted rules event is journaled
+(fsync) before `handle` returns, and only then may anything draw its result.
+
+Keys of a seat (labelled on the stand): clue, pass, undo, menu.
+- In a game: clue gives the clue (in sudden death: "I am guessing"), pass ends
+  the turn, undo asks to take back the last event (both seats must press undo
+  within `undo_window` seconds: one player alone cannot take back a guess), a
+  long press of menu opens that seat's menu.
+- In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
+  The menu is drawn on that seat's screen only and shows no key.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
+
+from . import rules
+from .rules import Duet, Mission, Outcome, Rejection, Seat, Status
+from .rules.mission import MAX_TURNS
+from .store import Store
+
+UNDO_WINDOW = 5.0
+LANGUAGES = ("en", "de", "ru")
+MISSIONS = (
+    rules.Mission(9, 9),
+    rules.Mission(10, 10),
+    rules.Mission(11, 11),
+    rules.NAMED["moscow"],
+    rules.NAMED["cairo"],
+    rules.NAMED["jakarta"],
+    rules.NAMED["singapore"],
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the next new game is played with, and each seat's language."""
+
+    mission: Mission = rules.STANDARD
+    loose_order: bool = False
+    lang: tuple[str, str] = ("en", "en")  # seat A, seat B
+    undo_window: float = UNDO_WINDOW
+
+    def lang_of(self, seat: Seat) -> str:
+        return self.lang[0 if seat is Seat.A else 1]
+
+
+class Item(enum.Enum):
+    """The menu's entries, top to bottom."""
+
+    NEW_GAME = "new_game"
+    MISSION = "mission"
+    ORDER = "order"
+    LANGUAGE = "language"
+    PENALTY = "penalty"
+    HISTORY = "history"
+    CLOSE = "close"
+
+
+@dataclass
+class Menu:
+    seat: Seat
+    index: int = 0
+    editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
+    showing_history: bool = False
+
+    @property
+    def item(self) -> Item:
+        return list(Item)[self.index]
+
+
+@dataclass
+class UndoRequest:
+    seat: Seat
+    at: float
+
+
+@dataclass
+class Stand:
+    """The game, the menus and the pending undo of one stand."""
+
+    store: Store
+    settings: Settings = field(default_factory=Settings)
+    new_card: Callable[[], rules.Card] = rules.generate
+    state: Duet | None = None
+    menus: dict[Seat, Menu] = field(default_factory=dict)
+    undo_request: UndoRequest | None = None
+    full_refresh: bool = True  # the next frames want a full refresh
+    version: int = 0  # goes up with every change a screen may show
+
+    # ----- start-up -------------------------------------------------------------------
+
+    def boot(self) -> None:
+        """Resume the journaled game, or deal a new one: the stand boots into a game."""
+        resumed = self.store.resume()
+        if resumed is None:
+            self.new_game()
+        else:
+            self.state = resumed.state
+            self.settings = replace(
+                self.settings,
+                mission=resumed.state.mission,
+                loose_order=resumed.state.loose_order,
+            )
+        self.full_refresh = True
+        self.version += 1
+
+    def new_game(self) -> None:
+        previous = self.state
+        state = Duet.start(
+            self.new_card(), self.settings.mission, loose_order=self.settings.loose_order
+        )
+        self.store.start_game(state, previous=previous)
+        self.state = state
+        self.menus.clear()
+        self.undo_request = None
+        self.full_refresh = True
+        self.version += 1
+
+    # ----- inputs -----------------------------------------------------------------------
+
+    def handle(self, event: InputEvent, now: float) -> bool:
+        """Act on one input; True if anything a screen shows changed."""
+        self.tick(now)
+        before = self.version
+        if isinstance(event, Touch):
+            self._game(rules.Touch(event.row, event.col))
+        elif isinstance(event, Act):
+            self._act(event)
+        elif isinstance(event, Press):
+            seat = Seat(event.seat)
+            if seat in self.menus:
+                self._menu_key(seat, event)
+            else:
+                self._game_key(seat, event, now)
+        return self.version != before
+
+    def tick(self, now: float) -> bool:
+        """Let time pass: an unanswered undo request lapses."""
+        req = self.undo_request
+        if req and now - req.at > self.settings.undo_window:
+            self.undo_request = None
+            self.version += 1
+            return True
+        return False
+
+    def _act(self, act: Act) -> None:
+        if act.verb == "clue":
+            self._game(rules.Clue(Seat(act.seat)))
+        elif act.verb == "pass":
+            self._game(rules.Pass(Seat(act.seat)))
+        elif act.verb == "undo":
+            self._game(rules.Undo())
+        else:
+            self._game(rules.Penalty())
+
+    def _game_key(self, seat: Seat, press: Press, now: float) -> None:
+        if press.key is KeyName.MENU:
+            if press.long:
+                self.menus[seat] = Menu(seat)
+                self.version += 1
+            return
+        if self.state is None or (
+            self.state.status is not Status.PLAYING and press.key is KeyName.CLUE
+        ):
+            self.new_game()  # on the end screen, clue deals the next game
+            return
+        if press.key is KeyName.CLUE:
+            self._game(rules.Clue(seat))
+        elif press.key is KeyName.PASS:
+            self._game(rules.Pass(seat))
+        elif press.key is KeyName.UNDO:
+            req = self.undo_request
+            if req is not None and req.seat is not seat:
+                self.undo_request = None
+                self._game(rules.Undo())
+            else:
+                self.undo_request = UndoRequest(seat, now)
+            self.version += 1
+
+    def _game(self, event: rules.Event) -> Outcome | Rejection | None:
+        """Apply a rules event; journal it (fsync) if accepted, before any redraw."""
+        if self.state is None:
+            return None
+        state, result = self.state.apply(event)
+        if isinstance(result, Outcome):
+            self.store.record(event)
+            if state.status is not Status.PLAYING or self.state.status is not Status.PLAYING:
+                self.full_refresh = True  # the end screen, or leaving it by undo
+        self.state = state
+        self.undo_request = None if isinstance(result, Outcome) else self.undo_request
+        self.version += 1
+        return result
+
+    # ----- the menu ---------------------------------------------------------------------
+
+    def _menu_key(self, seat: Seat, press: Press) -> None:
+        menu = self.menus[seat]
+        self.version += 1
+        if menu.showing_history:
+            menu.showing_history = False
+            return
+        if menu.editing:
+            self._edit_mission(menu, press.key)
+            return
+        items = list(Item)
+        if press.key is KeyName.CLUE:
+            menu.index = (menu.index - 1) % len(items)
+        elif press.key is KeyName.PASS:
+            menu.index = (menu.index + 1) % len(items)
+        elif press.key is KeyName.UNDO:
+            del self.menus[seat]
+        elif press.key is KeyName.MENU:
+            self._choose(menu)
+
+    def _choose(self, menu: Menu) -> None:
+        item = menu.item
+        s = self.settings
+        if item is Item.NEW_GAME:
+            self.new_game()
+        elif item is Item.MISSION:
+            presets = list(MISSIONS)
+            if s.mission in presets and presets.index(s.mission) < len(presets) - 1:
+                self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
+            elif s.mission == presets[-1]:
+                menu.editing = "turns"  # past the presets: any T-M
+            else:
+                self.settings = replace(s, mission=presets[0])
+        elif item is Item.ORDER:
+            self.settings = replace(s, loose_order=not s.loose_order)
+        elif item is Item.LANGUAGE:
+            i = 0 if menu.seat is Seat.A else 1
+            langs = list(s.lang)
+            langs[i] = LANGUAGES[(LANGUAGES.index(langs[i]) + 1) % len(LANGUAGES)]
+            self.settings = replace(s, lang=(langs[0], langs[1]))
+        elif item is Item.PENALTY:
+            del self.menus[menu.seat]
+            self._game(rules.Penalty())
+        elif item is Item.HISTORY:
+            menu.showing_history = True
+        elif item is Item.CLOSE:
+            del self.menus[menu.seat]
+
+    def _edit_mission(self, menu: Menu, key: KeyName) -> None:
+        m = self.settings.mission
+        turns, mistakes = m.turns, m.mistakes
+        step = {KeyName.CLUE: 1, KeyName.PASS: -1}.get(key, 0)
+        if menu.editing == "turns":
+            turns = min(max(turns + step, 1), MAX_TURNS)
+            mistakes = min(mistakes, turns)
+        else:
+            mistakes = min(max(mistakes + step, 0), turns)
+        self.settings = replace(self.settings, mission=Mission(turns, mistakes))
+        if key is KeyName.MENU:
+            menu.editing = "mistakes" if menu.editing == "turns" else None
+        elif key is KeyName.UNDO:
+            menu.editing = None

@@ -1,0 +1,223 @@
+"""The state directory: the current game's journal, finished games, the campaign.
+
+    <state dir>/current.journal      the game being played (journal.py records)
+    <state dir>/games/*.journal      finished or abandoned games, newest kept
+    <state dir>/history.jsonl        one line per finished game (fsync'd)
+    <state dir>/campaign.json        missions won and best scores (atomic replace)
+
+Everything is created readable by the service user only. A game's first record
+is its start (card, mission, order, id); every other record is one accepted
+event in the script text form (`touch 1 2`), so a journal reads like a script.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .journal import Journal, JournalError, Recovery
+from .rules import Card, CardError, Duet, Event, EventError, Mission, MissionError, parse_event
+
+CURRENT = "current.journal"
+KEEP_GAMES = 200
+
+
+def default_state_dir() -> Path:
+    """$STATE_DIRECTORY (systemd's StateDirectory=) else the XDG state dir."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "keystand"
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The game found in the state dir on start, and what had to be repaired."""
+
+    state: Duet
+    game_id: str
+    recovery: Recovery
+    skipped: tuple[str, ...] = ()  # records that could not be used, with why
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace `path` with `text` so a power cut leaves the old or the new file whole."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+class Store:
+    """The state dir of one stand. Not thread-safe: the service loop owns it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (self.root / "games").mkdir(exist_ok=True, mode=0o700)
+        self._journal: Journal | None = None
+        self.game_id: str | None = None
+
+    @property
+    def current_path(self) -> Path:
+        return self.root / CURRENT
+
+    # ----- the current game -----------------------------------------------------------
+
+    def resume(self) -> Resumed | None:
+        """The current game rebuilt from its journal (a torn tail cut off), or None."""
+        if not self.current_path.exists():
+            return None
+        journal, records, recovery = Journal.open(self.current_path)
+        if not records:
+            journal.close()
+            self.current_path.unlink()
+            return None
+        head = records[0].data
+        try:
+            card = Card.parse(str(head["card"]))
+            mission = Mission.parse(str(head["mission"]))
+            loose = bool(head.get("loose", False))
+            game_id = str(head["id"])
+        except (KeyError, CardError, MissionError) as e:
+            # A start record we cannot read: keep the file aside, start afresh.
+            journal.close()
+            aside = self.root / "games" / f"unreadable-{int(time.time())}.journal"
+            os.replace(self.current_path, aside)
+            raise JournalError(
+                f"{self.current_path}: start record unusable ({e}); kept as {aside}"
+            ) from e
+        state = Duet.start(card, mission, loose_order=loose)
+        skipped = []
+        for record in records[1:]:
+            try:
+                event = parse_event(str(record.data["e"]))
+            except (KeyError, EventError) as e:
+                skipped.append(f"record {record.seq}: {e}")
+                continue
+            state, _ = state.apply(event)
+        self._journal = journal
+        self.game_id = game_id
+        return Resumed(state, game_id, recovery, tuple(skipped))
+
+    def start_game(self, state: Duet, *, previous: Duet | None = None) -> None:
+        """Archive the current game (if any) and journal a new one from `state`."""
+        if previous is not None:
+            self.finish(previous)
+        game_id = uuid.uuid4().hex[:12]
+        journal, _, _ = Journal.open(self.current_path)
+        journal.append(
+            {
+                "t": "start",
+                "id": game_id,
+                "at": _now(),
+                "card": state.card.text,
+                "mission": str(state.mission),
+                "loose": state.loose_order,
+            }
+        )
+        self._journal = journal
+        self.game_id = game_id
+
+    def record(self, event: Event) -> None:
+        """Journal one accepted event; returns once it is on disk."""
+        if self._journal is None:
+            raise JournalError("no game is being journaled")
+        self._journal.append({"t": "event", "e": str(event), "at": _now()})
+
+    def finish(self, state: Duet) -> dict[str, Any]:
+        """Close the current game: a history line, the journal kept under games/."""
+        entry = {
+            "id": self.game_id,
+            "date": _now(),
+            "mission": str(state.mission),
+            "result": state.status.value if state.status.value != "playing" else "abandoned",
+            "reason": state.reason.value if state.reason else None,
+            "score": state.score,
+            "card_code": state.card.code,
+            "turns_used": state.tokens_spent,
+            "agents_found": state.agents_found,
+        }
+        with open(self.root / "history.jsonl", "a", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), 0o600)
+            f.write(json.dumps(entry, sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if state.score is not None:
+            self._campaign_win(str(state.mission), state.score)
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        if self.current_path.exists():
+            os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
+        self._rotate()
+        self.game_id = None
+        return entry
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    # ----- history and campaign -------------------------------------------------------
+
+    def history(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Finished games, newest first (lines that do not parse are passed over)."""
+        path = self.root / "history.jsonl"
+        if not path.exists():
+            return []
+        games = []
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue  # a torn last line after a power cut
+            if isinstance(entry, dict):
+                games.append(entry)
+        games.reverse()
+        return games[:limit] if limit is not None else games
+
+    def campaign(self) -> dict[str, Any]:
+        path = self.root / "campaign.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"missions": {}}
+        return data if isinstance(data, dict) and "missions" in data else {"missions": {}}
+
+    def _campaign_win(self, mission: str, score: int) -> None:
+        data = self.campaign()
+        entry = data["missions"].setdefault(mission, {"won": 0, "best": score})
+        entry["won"] += 1
+        entry["best"] = max(entry["best"], score)
+        atomic_write(self.root / "campaign.json", json.dumps(data, indent=1, sort_keys=True))
+
+    def _rotate(self) -> None:
+        games = sorted((self.root / "games").glob("*.journal"), key=lambda p: p.stat().st_mtime)
+        for old in games[:-KEEP_GAMES]:
+            old.unlink(missing_ok=True)
+        path = self.root / "history.jsonl"
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+        if len(lines) > 2 * KEEP_GAMES:  # rewrite now and then, not on every game
+            atomic_write(path, "".join(lines[-KEEP_GAMES:]))

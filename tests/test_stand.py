@@ -1,0 +1,209 @@
+"""The stand controller and its state dir: keys to rules events, undo by both
+seats, the menu, journaling before anything is shown, resuming after a restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from keystand import rules
+from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
+from keystand.stand import Item, Menu, Settings, Stand
+from keystand.store import Store
+
+
+def card_seq(seed: int = 0):
+    n = iter(range(seed, seed + 10_000))
+    return lambda: generate(next(n))
+
+
+def agent_cell(card: Card, judge: Seat, not_in: frozenset[int] = frozenset()) -> int:
+    return min(i for i in card.agents(judge) if i not in not_in)
+
+
+def cell_of(card: Card, judge: Seat, key: Key) -> int:
+    return min(i for i, k in enumerate(card.side(judge)) if k is key)
+
+
+def touch(i: int) -> Touch:
+    return Touch(*divmod(i, 5))
+
+
+@pytest.fixture
+def stand(tmp_path: Path) -> Stand:
+    s = Stand(Store(tmp_path / "state"), new_card=card_seq())
+    s.boot()
+    return s
+
+
+def test_boots_into_a_new_game_journaled(stand: Stand, tmp_path: Path) -> None:
+    assert stand.state is not None and stand.state.phase is Phase.AWAITING_CLUE
+    lines = (tmp_path / "state" / "current.journal").read_bytes().splitlines()
+    assert len(lines) == 1 and b'"t":"start"' in lines[0]
+
+
+def test_keys_become_rules_events_and_each_is_journaled_before_handle_returns(
+    stand: Stand, tmp_path: Path
+) -> None:
+    card = stand.state.card
+    path = tmp_path / "state" / "current.journal"
+    assert stand.handle(Press("A", KeyName.CLUE), 0.0)
+    assert stand.state.clue_giver is Seat.A
+    assert b"clue A" in path.read_bytes().splitlines()[-1]
+    stand.handle(touch(agent_cell(card, Seat.A)), 1.0)
+    assert stand.state.agents_found == 1
+    assert f"touch {divmod(agent_cell(card, Seat.A), 5)[0]}".encode() in path.read_bytes()
+    stand.handle(Press("B", KeyName.PASS), 2.0)
+    assert stand.state.phase is Phase.AWAITING_CLUE
+    assert path.read_bytes().count(b"\n") == 4  # start + three accepted events
+
+
+def test_a_rejected_input_is_shown_but_not_journaled(stand: Stand, tmp_path: Path) -> None:
+    path = tmp_path / "state" / "current.journal"
+    size = path.stat().st_size
+    assert stand.handle(Touch(0, 0), 0.0)  # before any clue: a rejection to show
+    assert stand.state.last is not None and stand.state.last.reason.value == "no_clue"
+    assert path.stat().st_size == size
+
+
+def test_undo_needs_both_seats_within_the_window(stand: Stand) -> None:
+    card = stand.state.card
+    stand.handle(Press("A", KeyName.CLUE), 0.0)
+    stand.handle(touch(agent_cell(card, Seat.A)), 1.0)
+    stand.handle(Press("B", KeyName.UNDO), 2.0)
+    assert stand.state.agents_found == 1  # one seat alone takes nothing back
+    assert stand.undo_request is not None and stand.undo_request.seat is Seat.B
+    stand.handle(Press("B", KeyName.UNDO), 3.0)  # the same seat again: still one seat
+    assert stand.state.agents_found == 1
+    stand.handle(Press("A", KeyName.UNDO), 3.5)
+    assert stand.state.agents_found == 0
+    assert stand.undo_request is None
+
+
+def test_an_undo_request_lapses(stand: Stand) -> None:
+    card = stand.state.card
+    stand.handle(Press("A", KeyName.CLUE), 0.0)
+    stand.handle(touch(agent_cell(card, Seat.A)), 1.0)
+    stand.handle(Press("B", KeyName.UNDO), 2.0)
+    assert stand.tick(2.0 + stand.settings.undo_window + 0.1)
+    stand.handle(Press("A", KeyName.UNDO), 20.0)
+    assert stand.state.agents_found == 1
+    assert stand.undo_request is not None and stand.undo_request.seat is Seat.A
+
+
+def test_a_restart_resumes_the_same_turn(stand: Stand, tmp_path: Path) -> None:
+    card = stand.state.card
+    for i, ev in enumerate(
+        [
+            Act("clue", "B"),
+            touch(agent_cell(card, Seat.B)),
+            touch(cell_of(card, Seat.B, Key.BYSTANDER)),
+        ]
+    ):
+        stand.handle(ev, float(i))
+    before = stand.state
+    stand.store.close()
+    again = Stand(Store(tmp_path / "state"), new_card=card_seq(99))
+    again.boot()
+    assert again.state == before
+    assert again.state.card == card
+
+
+def test_new_game_archives_the_old_one_in_history(stand: Stand, tmp_path: Path) -> None:
+    card = stand.state.card
+    stand.handle(Act("clue", "A"), 0.0)
+    stand.handle(touch(cell_of(card, Seat.A, Key.ASSASSIN)), 1.0)
+    assert stand.state.status is Status.LOST
+    stand.handle(Press("A", KeyName.CLUE), 2.0)  # on the end screen: the next game
+    assert stand.state.status is Status.PLAYING and stand.state.card != card
+    (entry,) = stand.store.history()
+    assert entry["result"] == "lost" and entry["reason"] == "assassin"
+    assert entry["card_code"] == card.code
+    assert (tmp_path / "state" / "games" / f"{entry['id']}.journal").exists()
+
+
+def test_a_won_game_counts_in_the_campaign(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    state = Duet.start(generate(3))
+    store.start_game(state)
+    card = state.card
+    events = [rules.Clue(Seat.A)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.A))]
+    events += [rules.Pass(Seat.B), rules.Clue(Seat.B)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.B) - card.agents(Seat.A))]
+    state = Duet.replay(card, state.mission, events)
+    assert state.status is Status.WON
+    store.finish(state)
+    # Won during turn 2 with 8 tokens in the bank (one taken by the pass), one
+    # counted for the winning turn, and one pass: 3 * (8 - 1) + 1.
+    assert state.score == 22
+    assert store.campaign()["missions"]["9-9"] == {"won": 1, "best": 22}
+    saved = json.loads((tmp_path / "s" / "campaign.json").read_text())
+    assert saved["missions"]["9-9"]["won"] == 1
+
+
+def test_the_menu_sets_the_next_game(stand: Stand) -> None:
+    first = stand.state
+    stand.handle(Press("B", KeyName.MENU, long=True), 0.0)
+    assert stand.menus[Seat.B] == Menu(Seat.B)
+    # down to "mission", choose twice: 9-9 -> 10-10 -> 11-11
+    stand.handle(Press("B", KeyName.PASS), 0.1)
+    assert stand.menus[Seat.B].item is Item.MISSION
+    stand.handle(Press("B", KeyName.MENU), 0.2)
+    stand.handle(Press("B", KeyName.MENU), 0.3)
+    assert stand.settings.mission == Mission(11, 11)
+    stand.handle(Press("B", KeyName.PASS), 0.4)  # order
+    stand.handle(Press("B", KeyName.MENU), 0.5)
+    assert stand.settings.loose_order
+    stand.handle(Press("B", KeyName.PASS), 0.6)  # language: B's only
+    stand.handle(Press("B", KeyName.MENU), 0.7)
+    assert stand.settings.lang == ("en", "de")
+    assert stand.state is first  # nothing of this touches the game in play
+    stand.handle(Press("B", KeyName.CLUE), 0.8)
+    stand.handle(Press("B", KeyName.CLUE), 0.9)
+    stand.handle(Press("B", KeyName.CLUE), 1.0)
+    assert stand.menus[Seat.B].item is Item.NEW_GAME
+    stand.handle(Press("B", KeyName.MENU), 1.1)
+    assert stand.state.mission == Mission(11, 11) and stand.state.loose_order
+    assert Seat.B not in stand.menus
+
+
+def test_keys_of_the_seat_in_the_menu_do_not_reach_the_game(stand: Stand) -> None:
+    stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
+    stand.handle(Press("A", KeyName.CLUE), 0.1)  # moves the menu cursor
+    assert stand.state.phase is Phase.AWAITING_CLUE
+    stand.handle(Press("B", KeyName.CLUE), 0.2)  # the other seat plays on
+    assert stand.state.clue_giver is Seat.B
+    stand.handle(Press("A", KeyName.UNDO), 0.3)  # back: closes the menu
+    assert Seat.A not in stand.menus
+
+
+def test_custom_mission_past_the_presets(stand: Stand) -> None:
+    stand.settings = Settings(mission=Mission(6, 6))  # the last preset
+    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+    assert stand.menus[Seat.A].editing == "turns"
+    stand.handle(Press("A", KeyName.PASS), 0.1)  # 5 turns
+    stand.handle(Press("A", KeyName.MENU), 0.2)  # now the mistakes
+    stand.handle(Press("A", KeyName.PASS), 0.3)
+    stand.handle(Press("A", KeyName.PASS), 0.4)
+    stand.handle(Press("A", KeyName.MENU), 0.5)
+    assert stand.settings.mission == Mission(5, 3)
+    assert stand.menus[Seat.A].editing is None
+
+
+def test_penalty_from_the_menu(stand: Stand) -> None:
+    stand.handle(Act("clue", "A"), 0.0)
+    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.PENALTY))
+    stand.handle(Press("A", KeyName.MENU), 0.1)
+    assert stand.state.turns_left == 8
+    assert stand.state.discarded == 1
+
+
+def test_an_unreadable_history_line_is_passed_over(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    (tmp_path / "s" / "history.jsonl").write_text('{"id": "a", "result": "won"}\n{"id": "b", "res')
+    assert [e["id"] for e in store.history()] == ["a"]
