@@ -85,6 +85,19 @@ def _parser() -> argparse.ArgumentParser:
         "--loose-order", action="store_true", help="a seat may give two clues in a row"
     )
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
+
+    from . import run
+
+    run.add_parser(sub)
+    state = sub.add_parser(
+        "state", help="the current game of a state dir, as `keystand play --json` prints it"
+    )
+    state.add_argument("--state-dir", type=Path, help="default: the service's state dir")
+    state.add_argument("--json", action="store_true", help="print one JSON object")
+    history = sub.add_parser("history", help="finished games, newest first")
+    history.add_argument("--state-dir", type=Path, help="default: the service's state dir")
+    history.add_argument("--limit", type=int, default=20, help="how many (default 20)")
+    history.add_argument("--json", action="store_true", help="one JSON object per line")
     return p
 
 
@@ -204,6 +217,50 @@ def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
+def _state(args: argparse.Namespace, out: TextIO) -> int:
+    from .store import Store, default_state_dir
+
+    root = args.state_dir or default_state_dir()
+    if not (root / "current.journal").exists():
+        raise UsageError(f"no game in {root} (is it the service's state dir?)")
+    store = Store(root)
+    try:
+        resumed = store.resume()
+    finally:
+        store.close()
+    if resumed is None:
+        raise UsageError(f"no game in {root}")
+    data = state_json(resumed.state)
+    if args.json:
+        json.dump(data, out)
+        out.write("\n")
+    else:
+        print(f"game {resumed.game_id}: {data['status']}, {data['phase']}", file=out)
+        print(f"turns left {data['turns_left']}, mistakes left {data['mistakes_left']}", file=out)
+        print(_board(resumed.state), file=out)
+    return 0
+
+
+def _history(args: argparse.Namespace, out: TextIO) -> int:
+    from .store import Store, default_state_dir
+
+    games = Store(args.state_dir or default_state_dir()).history(args.limit)
+    for g in games:
+        if args.json:
+            print(json.dumps(g, sort_keys=True), file=out)
+        else:
+            score = "" if g.get("score") is None else f", score {g['score']}"
+            why = f" ({g['reason']})" if g.get("reason") else ""
+            print(
+                f"{g.get('date', '?')}  {g.get('mission', '?')}  {g.get('result', '?')}{why}"
+                f"{score}  card {g.get('card_code', '?')}",
+                file=out,
+            )
+    if not games and not args.json:
+        print("no finished games yet", file=out)
+    return 0
+
+
 def main(
     argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -219,6 +276,14 @@ def main(
     try:
         if args.command == "play":
             return _play(args, out, sys.stdin)
+        if args.command == "run":
+            from . import run
+
+            return run.run(args, out, err)
+        if args.command == "state":
+            return _state(args, out)
+        if args.command == "history":
+            return _history(args, out)
         return _card(args, out, sys.stdin)
     except KeystandError as e:
         print(f"keystand {args.command}: {e}", file=err)

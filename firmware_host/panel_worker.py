@@ -52,6 +52,7 @@ class RefreshPolicy:
 class _Pending:
     image: Image.Image
     full: bool
+    tag: object = None
 
 
 class PanelWorker:
@@ -71,7 +72,7 @@ class PanelWorker:
         idle_sleep: float = 120.0,
         retry: tuple[float, float] = (1.0, 30.0),
         on_error: Callable[[PanelWorker, Exception], None] | None = None,
-        on_shown: Callable[[PanelWorker, Image.Image, Refresh], None] | None = None,
+        on_shown: Callable[[PanelWorker, Image.Image, Refresh, object], None] | None = None,
     ) -> None:
         self.panel = panel
         self.name = name
@@ -96,14 +97,15 @@ class PanelWorker:
         self._thread.start()
         return self
 
-    def show(self, image: Image.Image, *, full: bool = False) -> None:
+    def show(self, image: Image.Image, *, full: bool = False, tag: object = None) -> None:
         """Queue `image` to be drawn; replaces any frame not yet drawn. Never blocks
-        on the panel. A wanted full refresh is kept even if the frame is replaced."""
+        on the panel. A wanted full refresh is kept even if the frame is replaced.
+        `tag` comes back with the frame in `on_shown` (what the frame shows)."""
         with self._cond:
             if self._pending is not None:
                 self.dropped += 1
                 full = full or self._pending.full
-            self._pending = _Pending(image, full)
+            self._pending = _Pending(image, full, tag)
             self._cond.notify_all()
 
     @property
@@ -153,7 +155,7 @@ class PanelWorker:
                     self.on_error(self, exc)
                 with self._cond:
                     if self._pending is None:  # keep it unless a newer frame came
-                        self._pending = _Pending(job.image, True)
+                        self._pending = _Pending(job.image, True, job.tag)
                     else:
                         self._pending.full = True
                     self._shown = None
@@ -181,7 +183,7 @@ class PanelWorker:
         self._shown = job.image.convert("1")
         self.refreshes += 1
         if self.on_shown:
-            self.on_shown(self, self._shown, refresh)
+            self.on_shown(self, self._shown, refresh, job.tag)
 
     def _sleep_panel(self) -> None:
         try:

@@ -24,7 +24,7 @@ from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 from . import rules
 from .rules import Duet, Mission, Outcome, Rejection, Seat, Status
 from .rules.mission import MAX_TURNS
-from .store import Store
+from .store import Resumed, Store
 
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
@@ -97,7 +97,7 @@ class Stand:
 
     # ----- start-up -------------------------------------------------------------------
 
-    def boot(self) -> None:
+    def boot(self) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game."""
         resumed = self.store.resume()
         if resumed is None:
@@ -111,6 +111,7 @@ class Stand:
             )
         self.full_refresh = True
         self.version += 1
+        return resumed
 
     def new_game(self) -> None:
         previous = self.state

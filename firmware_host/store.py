@@ -80,6 +80,11 @@ class Store:
         self.game_id: str | None = None
 
     @property
+    def records(self) -> int:
+        """How many records of the current game are on disk (0: none being journaled)."""
+        return self._journal.next_seq if self._journal else 0
+
+    @property
     def current_path(self) -> Path:
         return self.root / CURRENT
 

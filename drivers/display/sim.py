@@ -53,16 +53,17 @@ class SimPanel(Panel):
         self.counts: dict[Refresh, int] = dict.fromkeys(Refresh, 0)
         self.sleeps = 0
         self.busy = False
+        self.refreshing: Refresh | None = None  # the refresh in progress, if any
         self._shown: Image.Image | None = None
 
     def _display(self, frame: Image.Image, refresh: Refresh) -> None:
         woke = self.asleep
         started = self._clock()
-        self.busy = True
+        self.busy, self.refreshing = True, refresh
         try:
             self._wait(self.timing.seconds(refresh) * self.speed)
         finally:
-            self.busy = False
+            self.busy, self.refreshing = False, None
         upright = frame.rotate(self.rotation, expand=True) if self.rotation else frame.copy()
         with self._lock:
             self._shown = upright
