@@ -6,9 +6,23 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test sim lint venv clean
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: test sim lint venv clean browser
 
 venv: $(STAMP)
+
+# The simulator page is tested in Debian's Chromium (Playwright drives it; it
+# never downloads a browser of its own). Installed here when we are root.
+browser: $(CHROMIUM)
+
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "keystand: Debian's chromium is missing; the page test will be skipped."; \
+		echo "          sudo apt-get install chromium   (then make test again)"; \
+	fi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +30,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
