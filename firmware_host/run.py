@@ -47,6 +47,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
+    p.add_argument(
+        "--shown-log",
+        type=Path,
+        metavar="FILE",
+        help="append 'SEAT GAME RECORDS' for every frame a panel has finished showing",
+    )
 
 
 def _panels(profile: profiles.Profile, speed: float | None) -> dict[Seat, Panel]:
@@ -104,6 +110,13 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ),
     )
     resumed = stand.boot()
+    shown_log = open(args.shown_log, "a", encoding="utf-8") if args.shown_log else None  # noqa: SIM115
+
+    def log_shown(seat: Seat, image: object, refresh: object, tag: object) -> None:
+        if shown_log is not None and isinstance(tag, tuple):
+            shown_log.write(f"{seat.value} {tag[0]} {tag[1]}\n")
+            shown_log.flush()
+
     service = Service(
         stand,
         panels,
@@ -111,6 +124,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         blank=screens.blank,
         policy=lambda: RefreshPolicy(max_partials=profile.max_partials),
         idle_sleep=profile.idle_sleep,
+        on_shown=log_shown,
     )
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
@@ -153,6 +167,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         page.stop()
     service.drain(timeout=60)
     service.shutdown()
+    if shown_log is not None:
+        shown_log.close()
     return 0
 
 
