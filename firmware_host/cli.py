@@ -86,9 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
 
-    from . import run
+    from . import render, run
 
     run.add_parser(sub)
+    render.add_parser(sub)
     state = sub.add_parser(
         "state", help="the current game of a state dir, as `keystand play --json` prints it"
     )
@@ -280,6 +281,10 @@ def main(
             from . import run
 
             return run.run(args, out, err)
+        if args.command == "render":
+            from . import render
+
+            return render.run(args, out, err)
         if args.command == "state":
             return _state(args, out)
         if args.command == "history":

@@ -141,6 +141,8 @@ class Stand:
                 self._menu_key(seat, event)
             else:
                 self._game_key(seat, event, now)
+        else:
+            raise TypeError(f"not an input event: {event!r}")
         return self.version != before
 
     def tick(self, now: float) -> bool:

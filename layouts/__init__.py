@@ -1,4 +1,97 @@
 """Pillow renderers from a seat view and a panel spec to a 1-bit image (DESIGN.md "Layout").
 
-Imports nothing of keystand: it defines the seat view it draws.
+Imports nothing of keystand: it defines the seat view it draws (`view.py`).
+
+>>> from keystand.layouts import panel, render
+>>> image = render(view, panel("epd2in13_V4"), lang="de")   # doctest: +SKIP
+
+One module per screen: `play.py` (a game in progress), `end.py` (the end of a
+game, both sides), `neutral.py` (idle, menu, switched off: no key). The half
+turn of seat B lives in `geometry.py` only; sizes per panel in `panels.py`;
+the words in `strings/<lang>.toml`; the font in `fonts/`.
 """
+
+from __future__ import annotations
+
+from PIL import Image
+
+from . import end, neutral, play
+from .geometry import Box, screen_cell
+from .i18n import DEFAULT, languages
+from .panels import MODELS, PanelSpec, panel
+from .text import WHITE, TextBox
+from .view import (
+    End,
+    Ending,
+    Last,
+    LastKind,
+    Mark,
+    Neutral,
+    NeutralView,
+    SeatId,
+    SeatView,
+    Stage,
+    Who,
+)
+
+__all__ = [
+    "DEFAULT",
+    "MODELS",
+    "Box",
+    "End",
+    "Ending",
+    "Last",
+    "LastKind",
+    "Mark",
+    "Neutral",
+    "NeutralView",
+    "PanelSpec",
+    "SeatId",
+    "SeatView",
+    "Stage",
+    "TextBox",
+    "Who",
+    "cell_boxes",
+    "languages",
+    "panel",
+    "render",
+    "render_with_boxes",
+    "screen_cell",
+    "text_slots",
+]
+
+
+def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
+    """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
+    over all screens: what the tests measure every string against."""
+    slots: dict[str, list[TextBox]] = {}
+    for lay in (play.layout(spec), end.layout(spec), neutral.layout(spec)):
+        for name, boxes in lay.slots().items():
+            slots.setdefault(name, []).extend(boxes)
+    return slots
+
+
+def render_with_boxes(
+    view: SeatView | NeutralView, spec: PanelSpec, lang: str = DEFAULT
+) -> tuple[Image.Image, dict[int, Box]]:
+    """The seat's screen, upright as it reads it, and each table cell's box in it
+    (the seat's own grid; none on a neutral picture)."""
+    if lang not in languages():
+        raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
+    image = Image.new("1", spec.size, WHITE)
+    if isinstance(view, NeutralView):
+        neutral.draw(image, view, spec, lang)
+        return image, {}
+    if view.stage is Stage.OVER:
+        return image, end.draw(image, view, spec, lang)
+    return image, play.draw(image, view, spec, lang)
+
+
+def render(view: SeatView | NeutralView, spec: PanelSpec, lang: str = DEFAULT) -> Image.Image:
+    """The seat's screen: a 1-bit image of the panel's upright size."""
+    return render_with_boxes(view, spec, lang)[0]
+
+
+def cell_boxes(view: SeatView | NeutralView, spec: PanelSpec) -> dict[int, Box]:
+    """Each table cell's box (x0, y0, x1, y1; x1, y1 exclusive) in the rendered image."""
+    return render_with_boxes(view, spec)[1]

@@ -1,0 +1,152 @@
+"""`keystand render`: what one seat's screen shows, as a PNG (DESIGN.md "Contracts").
+
+    keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG
+                    [--geometry] [--lang en|de|ru] [--mission T-M] [--loose-order]
+                    [--rotation DEG] [--all]
+
+The PNG is upright as the seat reads it. `--geometry` prints a JSON object
+mapping each table cell index ("0".."24") to its box [x0, y0, x1, y1] in that
+PNG (x1, y1 exclusive). `--all` takes a directory for `--out` and writes every
+screen of the scripted game for that seat, 000.png before the first event, then
+one numbered PNG after each event (refused ones too); with `--geometry` it
+prints {"000.png": {...}, ...}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from . import views
+from .layouts import MODELS, PanelSpec, languages, panel, render_with_boxes
+from .rules import Duet, KeystandError, Mission, Seat
+from .script import parse_script
+
+EXIT_USAGE = 2
+
+
+class RenderError(KeystandError, ValueError):
+    """An argument of `keystand render` that names nothing usable."""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add `render` to the `keystand` command's subparsers."""
+    from .cli import _card_source  # cli imports this module: import its helpers late
+
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "render",
+        help="draw one seat's screen of a scripted game as a PNG",
+        description="Draw what one seat's screen shows after a script of events, upright "
+        "as the seat reads it. --geometry prints each table cell's box in the PNG as JSON.",
+    )
+    _card_source(p)
+    p.add_argument("--script", metavar="FILE", help="script file, - for stdin (default: none)")
+    p.add_argument("--seat", required=True, metavar="A|B", help="whose screen")
+    p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(MODELS))
+    p.add_argument("--out", required=True, metavar="PNG", help="the PNG (a directory with --all)")
+    p.add_argument(
+        "--geometry", action="store_true", help="print each cell's box [x0, y0, x1, y1] as JSON"
+    )
+    p.add_argument(
+        "--lang", default="en", metavar="LANG", help=f"{'|'.join(languages())} (default en)"
+    )
+    p.add_argument(
+        "--mission", default="9-9", metavar="T-M", help="T turns, M mistakes (default 9-9)"
+    )
+    p.add_argument("--loose-order", action="store_true", help="a seat may give two clues in a row")
+    p.add_argument(
+        "--rotation",
+        type=int,
+        metavar="DEG",
+        help="how the panel is mounted: 0, 90, 180 or 270 degrees clockwise from the "
+        "picture to the panel's own frame (default: landscape, upright)",
+    )
+    p.add_argument(
+        "--all", action="store_true", help="every screen of the game, numbered PNGs in --out"
+    )
+    return p
+
+
+def _spec(args: argparse.Namespace) -> PanelSpec:
+    try:
+        return panel(args.panel, args.rotation)
+    except ValueError as e:
+        raise RenderError(str(e)) from None
+
+
+def _seat(text: str) -> Seat:
+    try:
+        return Seat.parse(text)
+    except ValueError as e:
+        raise RenderError(str(e)) from None
+
+
+def _states(args: argparse.Namespace, stdin: TextIO) -> list[Duet]:
+    """The game before the first event and after each one."""
+    from .cli import _load_card, _read
+
+    card = _load_card(args, stdin)
+    mission = Mission.parse(args.mission)
+    state = Duet.start(card, mission, loose_order=args.loose_order)
+    states = [state]
+    if args.script is not None:
+        source = "stdin" if args.script == "-" else args.script
+        for step in parse_script(_read(args.script, "script", stdin), source=source):
+            state, _ = state.apply(step.event)
+            states.append(state)
+    return states
+
+
+def _save(image: Any, path: Path) -> None:
+    try:
+        image.save(path, format="PNG")
+    except OSError as e:
+        raise RenderError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
+
+
+def _geometry(boxes: dict[int, tuple[int, int, int, int]]) -> dict[str, list[int]]:
+    return {str(i): list(boxes[i]) for i in sorted(boxes)}
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO | None = None) -> int:
+    """Carry out `keystand render`; 0 when done, 2 with one line on `err` for bad input."""
+    try:
+        return _run(args, out, stdin or sys.stdin)
+    except KeystandError as e:
+        print(f"keystand render: {e}", file=err)
+        return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    seat = _seat(args.seat)
+    spec = _spec(args)
+    if args.lang not in languages():
+        raise RenderError(f"language {args.lang!r}: expected one of {', '.join(languages())}")
+    states = _states(args, stdin)
+    target = Path(args.out)
+    if not args.all:
+        image, boxes = render_with_boxes(views.for_seat(states[-1], seat), spec, args.lang)
+        _save(image, target)
+        if args.geometry:
+            json.dump(_geometry(boxes), out)
+            out.write("\n")
+        return 0
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise RenderError(f"cannot make directory {args.out!r}: {e.strerror or e}") from None
+    index: dict[str, Any] = {}
+    for n, state in enumerate(states):
+        image, boxes = render_with_boxes(views.for_seat(state, seat), spec, args.lang)
+        name = f"{n:03d}.png"
+        _save(image, target / name)
+        index[name] = _geometry(boxes)
+        if not args.geometry:
+            print(target / name, file=out)
+    if args.geometry:
+        json.dump(index, out)
+        out.write("\n")
+    return 0

@@ -1,0 +1,139 @@
+"""The end screen: won or lost and why, the score, the card code, and both sides.
+
+Only here does a seat's screen show the partner's side: the view carries it
+only once the game is over. Both grids are turned the same way, as this seat
+sees the table, so a word's two marks sit at the same place in each grid:
+"You" on the left, "Partner" on the right, the final table (covers, misses,
+the last touch) drawn on both.
+
+Wide panels put the words in a column beside the two grids; the others in a
+band above them. The card code runs under the grids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import i18n
+from .geometry import Box, grid_side, inclusive
+from .panels import PanelSpec
+from .play import Counter, cell_looks, counter, draw_grid, number_width
+from .text import BLACK, TextBox, draw_text, line_height
+from .view import Ending, SeatView
+
+GRID_GAP = 6
+MIN_BAND = 120  # the narrowest column of words beside the score
+
+
+@dataclass(frozen=True)
+class EndLayout:
+    cell: int
+    grids: tuple[tuple[int, int], tuple[int, int]]
+    captions: tuple[TextBox, TextBox]
+    title: TextBox
+    reason: TextBox
+    score: Counter
+    code: TextBox
+
+    def slots(self) -> dict[str, list[TextBox]]:
+        return {
+            "end_title": [self.title],
+            "end_reason": [self.reason],
+            "score": [self.score.label],
+            "number": [self.score.number],
+            "caption": list(self.captions),
+            "code": [self.code],
+        }
+
+
+def layout(panel: PanelSpec) -> EndLayout:
+    """Where everything of the end screen goes on `panel`.
+
+    The words go beside the grids (`Style.end_beside`, the wide short panels) or
+    in a band above them. The two grids stand side by side, or one above the
+    other when that makes their cells larger (a panel mounted on end).
+    """
+    w, h = panel.size
+    st = panel.style
+    m = st.margin
+    cap_h = line_height(st.label)
+    code_h = st.code_lines * line_height(st.label)
+    title_h = line_height(st.title)
+    score_w = max(number_width(st.number) + 8, 6 * st.label)
+    if st.end_beside:
+        text_w = st.end_text
+        area = (m, m, w - m - st.gap - text_w, h - m)
+        tx = w - m - text_w
+        title = TextBox(tx, m, text_w, st.title)
+        reason = TextBox(tx, m + title_h, text_w, st.body, st.reason_lines)
+        score = counter(
+            tx, reason.y + reason.h + st.gap, min(text_w, score_w), st.label, st.number, False
+        )
+    elif w - 2 * m - score_w - st.gap >= MIN_BAND:
+        band_w = w - 2 * m - score_w - st.gap
+        title = TextBox(m, m, band_w, st.title)
+        reason = TextBox(m, m + title_h, band_w, st.body, st.reason_lines)
+        score = counter(w - m - score_w, m, score_w, st.label, st.number, False)
+        area = (m, max(reason.y + reason.h, score.box[3]) + st.gap, w - m, h - m)
+    else:  # too narrow for the score beside the words: under them, label and number in a row
+        title = TextBox(m, m, w - 2 * m, st.title)
+        reason = TextBox(m, m + title_h, w - 2 * m, st.body, st.reason_lines)
+        score = counter(m, reason.y + reason.h, w - 2 * m, st.label, st.number, True)
+        area = (m, score.box[3] + st.gap, w - m, h - m)
+    ax0, ay0, ax1, ay1 = area
+    aw, ah = ax1 - ax0, ay1 - ay0
+    # Each grid takes 5 cells + 3 pixels (its lines and the outer frame) and a caption.
+    beside = ((aw - GRID_GAP) // 2 - 3) // 5, (ah - cap_h - code_h - 3) // 5
+    above = (aw - 3) // 5, (ah - 2 * cap_h - code_h - GRID_GAP - 6) // 10
+    cell_beside, cell_above = min(beside), min(above)
+    stacked = cell_above > cell_beside
+    cell = cell_above if stacked else cell_beside
+    side = grid_side(cell) + 2
+    if stacked:
+        x = ax0 + (aw - side) // 2
+        first = (x + 1, ay0 + cap_h + 1)
+        second = (x + 1, first[1] + side + cap_h + GRID_GAP)
+        captions = (
+            TextBox(x, ay0, side, st.label),
+            TextBox(x, second[1] - 1 - cap_h, side, st.label),
+        )
+        code = TextBox(ax0, second[1] - 1 + side, aw, st.label, st.code_lines)
+    else:
+        total = 2 * side + GRID_GAP
+        x = ax0 + (aw - total) // 2
+        first = (x + 1, ay0 + cap_h + 1)
+        second = (x + side + GRID_GAP + 1, first[1])
+        captions = (
+            TextBox(x, ay0, side, st.label),
+            TextBox(x + side + GRID_GAP, ay0, side, st.label),
+        )
+        code = TextBox(x, first[1] - 1 + side, total, st.label, st.code_lines)
+    return EndLayout(cell, (first, second), captions, title, reason, score, code)
+
+
+def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
+    end = view.end
+    assert end is not None
+    lay = layout(panel)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    s = i18n.strings(lang)
+    won = end.ending is Ending.WON
+    draw_text(d, s["end_title"]["won" if won else "lost"], lay.title)
+    draw_text(d, s["end_reason"][end.ending.value], lay.reason)
+    if end.score is not None:
+        d.rectangle(inclusive(lay.score.box), outline=BLACK)
+        draw_text(d, s["score"]["label"], lay.score.label, center=True)
+        draw_text(d, str(end.score), lay.score.number, center=True)
+    draw_text(d, f"{s['code']['label']} {end.card_code}", lay.code, center=True)
+    boxes = {}
+    for (x, y), caption, key, side in zip(
+        lay.grids, lay.captions, ("me", "partner"), (view.side, end.partner_side), strict=True
+    ):
+        draw_text(d, s["caption"][key], caption, center=True)
+        drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side))
+        if key == "me":
+            boxes = drawn
+    return boxes

@@ -1,0 +1,51 @@
+"""The screens' words: one TOML file per language in `strings/`, named by its code.
+
+Adding a language is adding one file, `strings/<code>.toml`, with every key of
+`en.toml`. Each TOML table is a slot of the screen, and its strings are drawn
+in that slot's box (`SLOT_OF_TABLE` names the one table that shares a slot):
+the tests measure every string in its box on every panel.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+STRINGS_DIR = Path(__file__).parent / "strings"
+DEFAULT = "en"
+
+# The table a string sits in names the box it is drawn in, except these.
+SLOT_OF_TABLE = {"reject": "last"}
+
+
+def languages() -> tuple[str, ...]:
+    """The language codes there is a strings file for, sorted."""
+    return tuple(sorted(p.stem for p in STRINGS_DIR.glob("*.toml")))
+
+
+@cache
+def strings(lang: str) -> Mapping[str, Mapping[str, str]]:
+    """The strings of `lang` by table and key; ValueError names the languages there are."""
+    path = STRINGS_DIR / f"{lang}.toml"
+    if lang not in languages():
+        raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
+    with path.open("rb") as f:
+        data = tomllib.load(f)
+    tables: dict[str, dict[str, str]] = {}
+    for table, entries in data.items():
+        if not isinstance(entries, dict) or not all(isinstance(v, str) for v in entries.values()):
+            raise ValueError(f"{path.name}: [{table}] must hold strings only")
+        tables[table] = dict(entries)
+    return tables
+
+
+def text(lang: str, table: str, key: str) -> str:
+    """One string, e.g. text("de", "headline", "you_guess")."""
+    return strings(lang)[table][key]
+
+
+def slot(table: str) -> str:
+    """The box a string of `table` is drawn in."""
+    return SLOT_OF_TABLE.get(table, table)

@@ -1,0 +1,300 @@
+"""The in-game screen: the seat's side as a 5x5 grid and a column of what to do now.
+
+Landscape: the grid fills the height on the left, the column beside it.
+Portrait: the grid across the top, the column below. In the column, top down:
+the seat's role now (inverted, white on black, when it is this seat's move),
+the other role, the two counters of the time bank (turns and mistakes left),
+the last input (framed when the rules refused it) and the announcement.
+Every size comes from the panel's `Style`; every word from the strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import i18n
+from .cells import CellLook, draw_cell
+from .geometry import Box, grid_boxes, grid_side, inclusive
+from .panels import PanelSpec
+from .text import BLACK, WHITE, TextBox, draw_text, line_height
+from .text import font as _font
+from .view import LastKind, Mark, SeatId, SeatView, Stage, Who
+
+PAD = 2  # around text in the headline's bar and in the counters
+FRAME = 1  # the frame of a refused input
+INSET = FRAME + 1  # text to the outside of that frame
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One counter in a framed box: a small label and a big number, the label over
+    the number, or (`inline`, on short panels) left of it."""
+
+    box: Box
+    label: TextBox
+    number: TextBox
+
+
+@dataclass(frozen=True)
+class PlayLayout:
+    grid_x: int
+    grid_y: int
+    cell: int
+    headline: TextBox
+    sub: TextBox
+    counters: tuple[Counter, Counter]
+    last: TextBox
+    note: TextBox
+    status: Box
+
+    @property
+    def bar(self) -> Box:
+        """The headline's bar (inverted when it is the seat's move)."""
+        h = self.headline
+        return (h.x - PAD, h.y - PAD, h.x + h.w + PAD, h.y + h.h + PAD)
+
+    @property
+    def last_frame(self) -> Box:
+        t = self.last
+        return (t.x - INSET, t.y - INSET, t.x + t.w + INSET, t.y + t.h + INSET)
+
+    def slots(self) -> dict[str, list[TextBox]]:
+        return {
+            "headline": [self.headline],
+            "sub": [self.sub],
+            "counter": [c.label for c in self.counters],
+            "number": [c.number for c in self.counters],
+            "last": [self.last],
+            "note": [self.note],
+        }
+
+    @property
+    def shared(self) -> bool:
+        """Whether the last input and the announcement share one box (small panels)."""
+        return self.last == self.note
+
+    def blocks(self) -> list[Box]:
+        """The boxes the column is made of, top down (none may overlap)."""
+        return [
+            self.bar,
+            self.sub.box,
+            *(c.box for c in self.counters),
+            self.last_frame,
+            *([] if self.shared else [self.note.box]),
+        ]
+
+
+def digits(size: int) -> tuple[int, int]:
+    """Where the digits' ink starts and ends below the line's top, at `size`."""
+    _, top, _, bottom = _font(size).getbbox("0123456789", anchor="la")
+    return top, bottom
+
+
+def number_width(size: int) -> int:
+    """The widest number a counter shows (turns and mistakes are at most 25)."""
+    x0, _, x1, _ = _font(size).getbbox("88", anchor="la")
+    return x1 - x0
+
+
+def counter(x: int, y: int, w: int, label_size: int, number_size: int, inline: bool) -> Counter:
+    """A counter's boxes with its top left at (x, y), `w` wide."""
+    top, bottom = digits(number_size)
+    ink = bottom - top
+    if inline:
+        nw = number_width(number_size)
+        height = max(ink, line_height(label_size)) + 2 * PAD
+        label = TextBox(
+            x + PAD, y + (height - line_height(label_size)) // 2, w - 3 * PAD - nw, label_size
+        )
+        number = TextBox(x + w - PAD - nw, y + (height - ink) // 2 - top, nw, number_size)
+        return Counter((x, y, x + w, y + height), label, number)
+    label = TextBox(x + PAD, y + PAD, w - 2 * PAD, label_size)
+    number = TextBox(x + PAD, label.y + label.h - top, w - 2 * PAD, number_size)
+    return Counter((x, y, x + w, label.y + label.h + ink + PAD), label, number)
+
+
+def layout(panel: PanelSpec) -> PlayLayout:
+    """Where everything of the play screen goes on `panel` (the same for every view)."""
+    w, h = panel.size
+    st = panel.style
+    m = st.margin
+    if panel.landscape:
+        cell = (min(st.grid, h - 2 * m) - 3) // 5  # 3: the outer lines
+        side = grid_side(cell)
+        gx, gy = m + 1, (h - side) // 2
+        status = (gx + side + 1 + st.gap, m, w - m, h - m)
+    else:
+        cell = (min(st.grid, w - 2 * m) - 3) // 5
+        side = grid_side(cell)
+        gx, gy = (w - side) // 2, m + 1
+        status = (m, gy + side + 1 + st.gap, w - m, h - m)
+    sx, sy, sx1, sy1 = status
+    sw = sx1 - sx
+    half = (sw - st.gap) // 2
+    counter_h = counter(0, 0, half, st.label, st.number, st.counter_inline).box[3]
+    stack = [
+        ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
+        ("sub", st.sub_lines * line_height(st.body)),
+        ("counters", counter_h),
+    ]
+    if st.shared_message:
+        stack.append(("message", st.note_lines * line_height(st.body) + 2 * INSET))
+    else:
+        stack.append(("last", st.last_lines * line_height(st.body) + 2 * INSET))
+        stack.append(("note", st.note_lines * line_height(st.body)))
+    spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
+    gap = max(0, min(st.gap * 2, spare // (len(stack) - 1)))
+    y = sy
+    boxes: dict[str, TextBox] = {}
+    counters = None
+    for name, hgt in stack:
+        if name == "headline":
+            boxes[name] = TextBox(sx + PAD, y + PAD, sw - 2 * PAD, st.headline, st.headline_lines)
+        elif name == "sub":
+            boxes[name] = TextBox(sx, y, sw, st.body, st.sub_lines)
+        elif name == "counters":
+            right = sx + half + st.gap
+            counters = (
+                counter(sx, y, half, st.label, st.number, st.counter_inline),
+                counter(right, y, sx1 - right, st.label, st.number, st.counter_inline),
+            )
+        elif name == "note":
+            boxes[name] = TextBox(sx, y, sw, st.body, st.note_lines)
+        else:  # the last input, in a frame when refused; "message": the note's box too
+            lines = st.note_lines if name == "message" else st.last_lines
+            boxes["last"] = TextBox(sx + INSET, y + INSET, sw - 2 * INSET, st.body, lines)
+            if name == "message":
+                boxes["note"] = boxes["last"]
+        y += hgt + gap
+    assert counters is not None
+    return PlayLayout(
+        gx,
+        gy,
+        cell,
+        boxes["headline"],
+        boxes["sub"],
+        counters,
+        boxes["last"],
+        boxes["note"],
+        status,
+    )
+
+
+# ----- what the column says ----------------------------------------------------------
+
+
+def role(view: SeatView) -> tuple[str, str, bool]:
+    """The headline key, the sub key, and whether it is this seat's move."""
+    giver, guesser = view.clue_giver, view.guesser
+    if view.stage is Stage.AWAITING_CLUE:
+        if giver is Who.ME:
+            return "your_clue", "partner_guesses", True
+        if giver is Who.PARTNER:
+            return "partner_clue", "you_guess", False
+        return "next_clue", "either", True
+    if view.stage is Stage.GUESSING:
+        if guesser is Who.ME:
+            return "you_guess", "gave_clue_partner", True
+        return "partner_guesses", "gave_clue_me", False
+    # Sudden death: no clues; whoever may guess, guesses.
+    if guesser is Who.ME:
+        return "sudden_death", "you_guess", True
+    if guesser is Who.PARTNER:
+        return "sudden_death", "partner_guesses", False
+    return "sudden_death", "both_guess", True
+
+
+def last_key(view: SeatView) -> tuple[str, str] | None:
+    """The (table, key) of the last input's line, if there is one to show."""
+    last = view.last
+    if last is None:
+        return None
+    if last.kind is LastKind.REJECTED:
+        assert last.reject is not None
+        return "reject", last.reject
+    if last.kind is LastKind.ARMED:
+        return "last", "armed_me" if last.by is Who.ME else "armed_partner"
+    if last.kind is LastKind.BYSTANDER and last.tokens == 2:
+        return "last", "bystander_two"
+    return "last", last.kind.value
+
+
+def note_key(view: SeatView) -> str | None:
+    if view.nothing_left_for_me:
+        return "nothing_left_for_me"
+    if view.nothing_left_for_partner:
+        return "nothing_left_for_partner"
+    if view.stage is Stage.SUDDEN_DEATH and view.guesser is None:
+        return "arm_first"
+    return None
+
+
+# ----- drawing -----------------------------------------------------------------------
+
+
+def cell_looks(view: SeatView, side: tuple[Mark, ...]) -> dict[int, CellLook]:
+    """How each table cell of `side` looks, given the public record of `view`."""
+    covered = view.covered
+    framed = view.last.cell if view.last else None
+    looks = {}
+    for i, mark in enumerate(side):
+        missed = frozenset(
+            who
+            for who, cells in ((Who.ME, view.my_misses), (Who.PARTNER, view.partner_misses))
+            if i in cells
+        )
+        looks[i] = CellLook(mark, i in covered, missed, i == framed)
+    return looks
+
+
+def draw_grid(
+    draw: ImageDraw.ImageDraw, seat: SeatId, x: int, y: int, cell: int, looks: dict[int, CellLook]
+) -> dict[int, Box]:
+    """A 5x5 grid, turned for `seat`, its top left line at (x, y); the cells' boxes."""
+    side = grid_side(cell)
+    for k in range(6):
+        draw.line((x + k * cell, y, x + k * cell, y + side - 1), fill=BLACK)
+        draw.line((x, y + k * cell, x + side - 1, y + k * cell), fill=BLACK)
+    # A second outer line, outside the grid, so the grid reads as one object.
+    draw.rectangle((x - 1, y - 1, x + side, y + side), outline=BLACK)
+    boxes = grid_boxes(seat, x, y, cell)
+    for i, box in boxes.items():
+        draw_cell(draw, box, looks[i])
+    return boxes
+
+
+def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
+    lay = layout(panel)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, cell_looks(view, view.side))
+    s = i18n.strings(lang)
+    head, sub, mine = role(view)
+    if mine:
+        d.rectangle(inclusive(lay.bar), fill=BLACK)
+    draw_text(d, s["headline"][head], lay.headline, fill=WHITE if mine else BLACK, middle=True)
+    draw_text(d, s["sub"][sub], lay.sub)
+    for c, key, value in zip(
+        lay.counters,
+        ("turns", "mistakes"),
+        (view.turns_left, view.mistakes_left),
+        strict=True,
+    ):
+        d.rectangle(inclusive(c.box), outline=BLACK)
+        inline = panel.style.counter_inline
+        draw_text(d, s["counter"][key], c.label, center=not inline)
+        draw_text(d, str(value), c.number, center=True)
+    last = last_key(view)
+    note = note_key(view)
+    if lay.shared and note and last and last[0] != "reject":
+        last = None  # one box: a refusal first, then the announcement, then the last input
+    if last:
+        table, key = last
+        if table == "reject":
+            d.rectangle(inclusive(lay.last_frame), outline=BLACK, width=FRAME)
+        draw_text(d, s[table][key], lay.last, middle=True)
+    if note and not (lay.shared and last):
+        draw_text(d, s["note"][note], lay.note, middle=lay.shared)
+    return boxes

@@ -1,0 +1,130 @@
+"""Text in a box: word wrap, measuring with the font's own text box, drawing in 1 bit.
+
+A `TextBox` is where one slot's text goes: its position, width, the type size
+and how many lines it may take. `wrap` and `fits` are what the renderer uses
+and what the tests measure with, so a string that passes the tests is drawn
+exactly as measured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import ImageDraw, ImageFont
+
+from .fonts import font
+
+BLACK = 0
+WHITE = 1
+
+
+@dataclass(frozen=True)
+class TextBox:
+    x: int
+    y: int
+    w: int
+    size: int
+    lines: int = 1
+
+    @property
+    def font(self) -> ImageFont.FreeTypeFont:
+        return font(self.size)
+
+    @property
+    def line_height(self) -> int:
+        return line_height(self.size)
+
+    @property
+    def h(self) -> int:
+        return self.lines * self.line_height
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        return (self.x, self.y, self.x + self.w, self.y + self.h)
+
+
+def line_height(size: int) -> int:
+    ascent, descent = font(size).getmetrics()
+    return ascent + descent
+
+
+def width(text: str, size: int) -> int:
+    """The inked width of `text` on one line (the font's text box, not an estimate)."""
+    if not text:
+        return 0
+    x0, _, x1, _ = font(size).getbbox(text, anchor="la")
+    return x1 - x0
+
+
+def _pieces(word: str) -> list[str]:
+    """A word split after each hyphen: the places a line may break inside it."""
+    pieces, start = [], 0
+    for k, ch in enumerate(word):
+        if ch == "-" and 0 < k < len(word) - 1:
+            pieces.append(word[start : k + 1])
+            start = k + 1
+    pieces.append(word[start:])
+    return pieces
+
+
+def wrap(text: str, size: int, w: int) -> list[str]:
+    """`text` broken into lines of at most `w` pixels where it allows: at spaces and
+    after hyphens (a card code breaks between its groups).
+
+    A piece longer than a line stays whole on its own line (and `fits` says no).
+    """
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            for k, piece in enumerate(_pieces(word)):
+                trial = line + piece if (k or not line) else f"{line} {piece}"
+                if line and width(trial, size) > w:
+                    lines.append(line)
+                    line = piece
+                else:
+                    line = trial
+        lines.append(line)
+    return lines
+
+
+def fits(text: str, box: TextBox) -> bool:
+    """Whether `text` wrapped to the box's width takes at most its lines, every line
+    inside the box left to right and top to bottom."""
+    lines = wrap(text, box.size, box.w)
+    if len(lines) > box.lines:
+        return False
+    f = box.font
+    for line in lines:
+        if not line:
+            continue
+        x0, y0, x1, y1 = f.getbbox(line, anchor="la")
+        if x1 - x0 > box.w or y0 < 0 or y1 > box.line_height:
+            return False
+    return True
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    box: TextBox,
+    *,
+    fill: int = BLACK,
+    center: bool = False,
+    middle: bool = False,
+    height: int | None = None,
+) -> None:
+    """Draw `text` wrapped in `box`, left aligned or centred; `middle` centres the lines
+    vertically in `height` pixels (default the box's own height)."""
+    lines = wrap(text, box.size, box.w)[: box.lines]
+    f = box.font
+    lh = box.line_height
+    y = box.y
+    if middle:
+        y += ((height or box.h) - len(lines) * lh) // 2
+    for line in lines:
+        if line:
+            x0, _, x1, _ = f.getbbox(line, anchor="la")
+            x = box.x - x0 + ((box.w - (x1 - x0)) // 2 if center else 0)
+            draw.text((x, y), line, font=f, fill=fill, anchor="la")
+        y += lh

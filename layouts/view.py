@@ -1,0 +1,168 @@
+"""What one seat's screen may show: the seat view the layouts draw, as plain values.
+
+This module is the layouts' half of the secrecy boundary (DESIGN.md "Secrecy"):
+a `SeatView` holds the seat's own side, the public record and the announcements
+the rules allow, and nothing else. `keystand.views` (the host) builds it from the
+game state; the layouts never see the state, the card or the partner's side,
+except `End.partner_side`, which exists only once the game is over.
+
+Seats other than the viewer's own are told relative to it (`Who.ME`,
+`Who.PARTNER`); `SeatView.seat` says which chair the screen faces, and that
+alone decides the half turn (see `geometry.screen_cell`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+CELLS = 25
+SIZE = 5
+
+
+class SeatId(enum.Enum):
+    """The chair a screen faces. Seat A reads the table like a page; seat B sits opposite."""
+
+    A = "A"
+    B = "B"
+
+
+class Mark(enum.Enum):
+    """What a side of the key card says about one word."""
+
+    AGENT = "agent"
+    ASSASSIN = "assassin"
+    BYSTANDER = "bystander"
+
+
+class Who(enum.Enum):
+    """A seat as the viewer sees it: the viewer, or the partner across the table."""
+
+    ME = "me"
+    PARTNER = "partner"
+
+
+class Stage(enum.Enum):
+    AWAITING_CLUE = "awaiting_clue"
+    GUESSING = "guessing"
+    SUDDEN_DEATH = "sudden_death"
+    OVER = "over"
+
+
+class LastKind(enum.Enum):
+    """What the last input did (public: everyone at the table saw it happen)."""
+
+    CLUE = "clue"
+    ARMED = "armed"
+    AGENT = "agent"
+    BYSTANDER = "bystander"
+    ASSASSIN = "assassin"
+    PASS = "pass"
+    PENALTY = "penalty"
+    UNDO = "undo"
+    REJECTED = "rejected"
+
+
+class Ending(enum.Enum):
+    """How a game ended: won, or lost and why."""
+
+    WON = "won"
+    ASSASSIN = "assassin"
+    SUDDEN_DEATH = "sudden_death"
+    OUT_OF_TIME = "out_of_time"
+
+
+@dataclass(frozen=True)
+class Last:
+    """The last input: its kind, who made it, the touched cell, tokens it cost.
+
+    `reject` is the rules' code (the value of a RejectReason) when the input was
+    refused; the strings files hold a short text for every code.
+    """
+
+    kind: LastKind
+    by: Who | None = None
+    cell: int | None = None
+    tokens: int = 0
+    reject: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.cell is not None and not 0 <= self.cell < CELLS:
+            raise ValueError(f"cell {self.cell} is off the grid (0..24)")
+        if (self.kind is LastKind.REJECTED) != (self.reject is not None):
+            raise ValueError("a rejection, and only a rejection, has a reject code")
+
+
+@dataclass(frozen=True)
+class End:
+    """The end of a game: shown only once the game is over."""
+
+    ending: Ending
+    score: int | None
+    card_code: str
+    partner_side: tuple[Mark, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.partner_side) != CELLS:
+            raise ValueError(f"partner side has {len(self.partner_side)} cells, expected 25")
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything one seat's screen shows during a game and at its end.
+
+    `side` is the seat's own side of the key card in table order (index
+    5 * row + col, rows from the far side of seat A). `agents` are the cells an
+    agent card covers; `my_misses` and `partner_misses` the cells each seat
+    guessed and the other's side judged a bystander (a cell in both is covered).
+    `clue_giver` and `guesser` are who gives the current or next clue and who
+    guesses (None: either seat may clue; in sudden death, nobody is armed yet).
+    `nothing_left_for_me` is the one announcement about the partner's side the
+    rules allow; `nothing_left_for_partner` follows from the seat's own side.
+    """
+
+    seat: SeatId
+    side: tuple[Mark, ...]
+    stage: Stage
+    agents: frozenset[int] = frozenset()
+    my_misses: frozenset[int] = frozenset()
+    partner_misses: frozenset[int] = frozenset()
+    clue_giver: Who | None = None
+    guesser: Who | None = None
+    armed: Who | None = None
+    turns_left: int = 9
+    mistakes_left: int = 9
+    nothing_left_for_me: bool = False
+    nothing_left_for_partner: bool = False
+    last: Last | None = None
+    end: End | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.side) != CELLS:
+            raise ValueError(f"side has {len(self.side)} cells, expected 25")
+        for name in ("agents", "my_misses", "partner_misses"):
+            bad = [i for i in getattr(self, name) if not 0 <= i < CELLS]
+            if bad:
+                raise ValueError(f"{name}: cells {bad} are off the grid (0..24)")
+        if (self.stage is Stage.OVER) != (self.end is not None):
+            raise ValueError("the end of the game is shown when, and only when, it is over")
+
+    @property
+    def covered(self) -> frozenset[int]:
+        """Cells out of play: an agent card on them, or missed by both seats."""
+        return self.agents | (self.my_misses & self.partner_misses)
+
+
+class Neutral(enum.Enum):
+    """The screens that show no key: between games, the menu, the service stopped."""
+
+    IDLE = "idle"
+    MENU = "menu"
+    OFF = "off"
+
+
+@dataclass(frozen=True)
+class NeutralView:
+    """A neutral picture: the same for both seats, no key, nothing of any game."""
+
+    kind: Neutral = Neutral.IDLE

@@ -1,0 +1,726 @@
+"""The screens (keystand.layouts): geometry, the half turn, strings and fonts, goldens.
+
+The half turn is derived from rules/NOTES.md ("Table coordinates": seat B sees
+table (r, c) at (4-r, 4-c)), not from the code under test. String fit is
+measured with the font's own text box on every panel and mounting. Goldens
+are PNGs of the main screens of scripted games (tests/golden/scripts), looked
+at by a person before they were committed; KEYSTAND_UPDATE_GOLDEN=1 rewrites
+them and the contact sheet docs/screens.png.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from keystand import views
+from keystand.layouts import (
+    MODELS,
+    End,
+    Ending,
+    Last,
+    LastKind,
+    Mark,
+    Neutral,
+    NeutralView,
+    SeatId,
+    SeatView,
+    Stage,
+    Who,
+    cell_boxes,
+    languages,
+    panel,
+    render,
+    render_with_boxes,
+    text_slots,
+)
+from keystand.layouts import end as end_screen
+from keystand.layouts import play as play_screen
+from keystand.layouts.cells import CellLook, draw_cell
+from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
+from keystand.layouts.i18n import STRINGS_DIR, slot, strings
+from keystand.layouts.text import TextBox, draw_text, fits, wrap
+from keystand.rules import Card, Duet, Mission, Seat
+from keystand.script import parse_script
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SCRIPTS = GOLDEN / "scripts"
+SHEET = ROOT / "docs" / "screens.png"
+UPDATE = os.environ.get("KEYSTAND_UPDATE_GOLDEN") == "1"
+
+ROTATIONS = (0, 90, 180, 270)
+ALL_MOUNTS = [(m, r) for m in MODELS for r in ROTATIONS]
+# Vendor frames (EPD_WIDTH x EPD_HEIGHT of each Waveshare module) and the issue's
+# landscape sizes.
+LANDSCAPE = {
+    "epd2in13_V4": (250, 122),
+    "epd2in7_V2": (264, 176),
+    "epd2in9_V2": (296, 128),
+    "epd4in2_V2": (400, 300),
+}
+
+G, X, B = Mark.AGENT, Mark.ASSASSIN, Mark.BYSTANDER
+SIDE = tuple({"G": G, "X": X, ".": B}[c] for c in "...GX...X.G.X.GG.GG..GGG.")
+
+
+def view(**kw: object) -> SeatView:
+    base: dict[str, object] = dict(
+        seat=SeatId.A,
+        side=SIDE,
+        stage=Stage.GUESSING,
+        clue_giver=Who.PARTNER,
+        guesser=Who.ME,
+        turns_left=7,
+        mistakes_left=5,
+    )
+    base.update(kw)
+    return SeatView(**base)  # type: ignore[arg-type]
+
+
+def black_bbox(image: Image.Image) -> tuple[int, int, int, int] | None:
+    """The box around every black pixel (None: all white)."""
+    return ImageChops.invert(image.convert("L")).getbbox()
+
+
+def same(a: Image.Image, b: Image.Image) -> bool:
+    return (
+        a.size == b.size and ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is None
+    )
+
+
+def half_turn(box: tuple[int, ...], around: tuple[int, int, int, int]) -> tuple[int, ...]:
+    """`box` turned half a turn inside `around` (both x1, y1 exclusive)."""
+    x0, y0, x1, y1 = box
+    ax0, ay0, ax1, ay1 = around
+    return (ax0 + ax1 - x1, ay0 + ay1 - y1, ax0 + ax1 - x0, ay0 + ay1 - y0)
+
+
+def union(boxes: dict[int, tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    return (
+        min(b[0] for b in boxes.values()),
+        min(b[1] for b in boxes.values()),
+        max(b[2] for b in boxes.values()),
+        max(b[3] for b in boxes.values()),
+    )
+
+
+# ----- the package's boundary ---------------------------------------------------------
+
+
+def test_layouts_import_nothing_of_keystand():
+    """DESIGN.md "Layout": layouts define the seat view they draw and import nothing
+    of keystand (no rules, no views): only the standard library, Pillow and
+    themselves."""
+    import ast
+    import sys
+
+    allowed = set(sys.stdlib_module_names) | {"PIL"}
+    for path in (ROOT / "layouts").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:  # relative: must stay inside layouts/
+                    assert node.level == 1, f"{path.name}: from {'.' * node.level}..."
+                    continue
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+
+
+# ----- panels ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_panels_are_the_four_waveshare_models_in_landscape(model):
+    assert set(MODELS) == set(LANDSCAPE)
+    spec = panel(model)
+    assert spec.size == LANDSCAPE[model]
+    image = render(view(), spec)
+    assert image.mode == "1" and image.size == LANDSCAPE[model]
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_mounting_decides_the_upright_size(model, rotation):
+    spec = panel(model, rotation)
+    w, h = spec.width, spec.height
+    assert spec.size == ((w, h) if rotation in (0, 180) else (h, w))
+    for v in (view(), view(stage=Stage.OVER, end=End(Ending.WON, 3, "X", SIDE)), NeutralView()):
+        assert render(v, spec).size == spec.size
+
+
+def test_a_bad_model_rotation_or_language_is_refused():
+    with pytest.raises(ValueError, match="epd2in13_V4"):
+        panel("epd7in5")
+    with pytest.raises(ValueError, match="rotation"):
+        panel("epd2in7_V2", 45)
+    with pytest.raises(ValueError, match="language"):
+        render(view(), panel("epd2in7_V2"), "fr")
+
+
+# ----- the half turn -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_seat_a_reads_the_table_like_a_page(model, rotation):
+    """Row 0 (farthest from seat A) at the top, column 0 at seat A's left."""
+    boxes = cell_boxes(view(), panel(model, rotation))
+    for i, (x0, y0, x1, y1) in boxes.items():
+        r, c = divmod(i, 5)
+        if c < 4:
+            assert boxes[i + 1][0] >= x1  # the next column is to the right
+            assert boxes[i + 1][1] == y0
+        if r < 4:
+            assert boxes[i + 5][1] >= y1  # the next row is below
+            assert boxes[i + 5][0] == x0
+        assert x1 - x0 == y1 - y0 > 0  # square cells
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+@pytest.mark.parametrize("stage", [Stage.GUESSING, Stage.OVER])
+def test_seat_b_box_is_seat_a_box_after_a_half_turn_by_geometry(model, rotation, stage):
+    end = End(Ending.WON, 4, "YAKM-S9ED-D1RD", SIDE) if stage is Stage.OVER else None
+    spec = panel(model, rotation)
+    a = cell_boxes(view(stage=stage, end=end), spec)
+    b = cell_boxes(view(stage=stage, end=end, seat=SeatId.B), spec)
+    grid = union(a)
+    assert union(b) == grid
+    for i in range(25):
+        assert b[i] == half_turn(a[i], grid)
+        # Table (r, c) is where seat A has (4 - r, 4 - c).
+        r, c = divmod(i, 5)
+        assert b[i] == a[5 * (4 - r) + (4 - c)]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_seat_b_box_is_seat_a_box_after_a_half_turn_by_pixels(model):
+    """A lone assassin at cell i lands inside cell i's box, for each seat; and a
+    busy grid shows each cell's picture, upright, at the turned place."""
+    spec = panel(model)
+    blank = tuple([B] * 25)
+    for seat in SeatId:
+        plain = render(view(side=blank, seat=seat), spec)
+        boxes = cell_boxes(view(seat=seat), spec)
+        for i in range(25):
+            probe = render(view(side=(*blank[:i], X, *blank[i + 1 :]), seat=seat), spec)
+            changed = ImageChops.difference(plain.convert("L"), probe.convert("L")).getbbox()
+            x0, y0, x1, y1 = boxes[i]
+            assert changed is not None
+            assert x0 <= changed[0] and y0 <= changed[1]
+            assert changed[2] <= x1 and changed[3] <= y1
+    busy = view(
+        agents=frozenset({3, 10, 15}),
+        my_misses=frozenset({1, 8, 21}),
+        partner_misses=frozenset({1, 6}),
+        last=Last(LastKind.AGENT, Who.ME, 10),
+    )
+    a_img, a = render_with_boxes(busy, spec)
+    b_img, b = render_with_boxes(replace(busy, seat=SeatId.B), spec)
+    for i in range(25):
+        assert b[i] == half_turn(a[i], union(a))
+        assert same(a_img.crop(a[i]), b_img.crop(b[i])), f"cell {i}"
+
+
+# ----- cells: told apart by shape and pattern ------------------------------------------
+
+
+def cell_picture(look: CellLook, size: int) -> Image.Image:
+    image = Image.new("1", (size, size), 1)
+    draw_cell(ImageDraw.Draw(image), (0, 0, size, size), look)
+    return image
+
+
+CELL_SIZES = sorted(
+    {play_screen.layout(panel(m, r)).cell - 1 for m, r in ALL_MOUNTS}
+    | {end_screen.layout(panel(m, r)).cell - 1 for m, r in ALL_MOUNTS}
+)
+
+
+@pytest.mark.parametrize("size", CELL_SIZES)
+def test_every_cell_look_is_a_different_picture(size):
+    """At every cell size any screen uses (the inside of a cell, lines excluded), every
+    look a cell can have in a game is its own picture. A game allows: a word the
+    partner missed is a bystander on the seat's side (that side judged it); a word
+    both missed is covered."""
+    looks = [
+        CellLook(mark, covered, frozenset(missed), framed)
+        for mark in Mark
+        for covered in (False, True)
+        for missed in ((), (Who.ME,), (Who.PARTNER,), (Who.ME, Who.PARTNER))
+        for framed in (False, True)
+        if (Who.PARTNER not in missed or mark is B) and (len(missed) < 2 or covered)
+    ]
+    assert len(looks) == 30  # 8 for an agent, 8 for an assassin, 14 for a bystander
+    pictures = [cell_picture(look, size).tobytes() for look in looks]
+    assert len(set(pictures)) == len(looks)
+
+
+@pytest.mark.parametrize("size", [14, 22, 44])
+def test_a_miss_arrow_points_to_the_seat_that_guessed(size):
+    """The viewer sits at the bottom edge of its own screen: its misses point down,
+    its partner's up (the token's arrow points from the clue giver to the guesser)."""
+
+    def widest_row(who: Who) -> float:
+        image = cell_picture(CellLook(B, missed_by=frozenset({who})), size)
+        px = image.load()
+        widths = [sum(1 for x in range(size) if px[x, y] == 0) for y in range(size)]
+        inked = [y for y in range(size) if widths[y]]
+        # The arrowhead is the widest part of the arrow: near its tip.
+        head = max(range(size), key=lambda y: widths[y])
+        return (head - inked[0]) / max(1, inked[-1] - inked[0])
+
+    assert widest_row(Who.ME) > 0.5
+    assert widest_row(Who.PARTNER) < 0.5
+
+
+def test_the_three_marks_differ_in_shape_not_only_in_ink():
+    """Agent: a round mark; assassin: a square one with a cross; bystander: none.
+    Compare the corners of the mark's box: a disc leaves them white."""
+    size = 30
+    agent, assassin = cell_picture(CellLook(G), size), cell_picture(CellLook(X), size)
+    assert black_bbox(cell_picture(CellLook(B), size)) is None
+    for image, corner_ink in ((agent, False), (assassin, True)):
+        x0, y0, x1, y1 = black_bbox(image)
+        px = image.load()
+        assert (px[x0, y0] == 0) is corner_ink
+        assert (px[x1 - 1, y1 - 1] == 0) is corner_ink
+    # The assassin's cross: white pixels on the diagonals inside the black square.
+    x0, y0, x1, y1 = black_bbox(assassin)
+    c = ((x0 + x1) // 2, (y0 + y1) // 2)
+    assert assassin.load()[c] == 1
+
+
+# ----- strings and fonts ---------------------------------------------------------------
+
+WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
+WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
+
+
+def texts(lang: str) -> list[tuple[str, str, str]]:
+    """(slot, key, text) of every string as the screens draw it."""
+    out = []
+    for table, entries in strings(lang).items():
+        for key, text in entries.items():
+            if table == "code":
+                text = f"{text} {WORST_CODE}"
+            out.append((slot(table), f"{table}.{key}", text))
+    out += [("number", "number", n) for n in WORST_NUMBERS]
+    return out
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_every_string_of_every_language_fits_its_box(model, rotation):
+    slots = text_slots(panel(model, rotation))
+    misfits = []
+    for lang in languages():
+        for name, key, text in texts(lang):
+            assert name in slots, f"{lang} {key}: no box on the screen for [{name}]"
+            for box in slots[name]:
+                if not fits(text, box):
+                    lines = wrap(text, box.size, box.w)
+                    misfits.append(f"{lang} {key} {text!r}: {lines} in {box.w}px x {box.lines}")
+    assert not misfits, "\n".join(misfits)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_drawn_text_stays_inside_its_box(model):
+    """The drawing agrees with the measuring: the ink of every string, drawn by the
+    renderer's own routine, lies inside the box it was measured against."""
+    spec = panel(model)
+    slots = text_slots(spec)
+    for lang in languages():
+        for name, key, text in texts(lang):
+            for box in slots[name]:
+                image = Image.new("1", spec.size, 1)
+                draw = ImageDraw.Draw(image)
+                draw.fontmode = "1"
+                draw_text(draw, text, box, center=True)
+                ink = black_bbox(image)
+                x0, y0, x1, y1 = box.box
+                assert ink is not None, f"{lang} {key}"
+                assert x0 <= ink[0] and y0 <= ink[1] and ink[2] <= x1 and ink[3] <= y1, (
+                    f"{lang} {key} {text!r}: ink {ink} outside {box.box}"
+                )
+
+
+def test_every_glyph_exists_in_the_font():
+    have = codepoints()
+    needed = {ch for lang in languages() for _, _, text in texts(lang) for ch in text}
+    needed |= set("keystand0123456789ABCDEFGHJKMNPQRSTVWXYZ-")
+    missing = sorted(ch for ch in needed if not ch.isspace() and ord(ch) not in have)
+    assert not missing, f"not in {FONT_FILE.name}: {missing}"
+
+
+def test_the_glyph_table_reader_agrees_with_the_font():
+    """A character the reader says is missing draws as the 'missing glyph' box, one
+    it says is there draws as itself."""
+    have = codepoints()
+
+    def glyph(ch: str) -> bytes:
+        image = Image.new("1", (40, 40), 1)
+        ImageDraw.Draw(image).text((5, 5), ch, font=font(20), fill=0)
+        return image.tobytes()
+
+    absent = [ch for ch in "中文字" if ord(ch) not in have]
+    assert len(absent) == 3  # DejaVu has no CJK
+    notdef = glyph(absent[0])
+    assert all(glyph(ch) == notdef for ch in absent[1:])
+    for ch in "AäßЖЁщ✓\u2212":
+        assert ord(ch) in have
+        assert glyph(ch) != notdef
+
+
+def test_the_font_and_its_licence_ship_with_the_package():
+    assert FONT_FILE.parent == FONT_DIR and FONT_FILE.is_file()
+    licence = (FONT_DIR / "LICENSE").read_text()
+    assert "Bitstream Vera" in licence and "Arev" in licence
+    # Not Pillow's bitmap default: a TrueType font with outlines.
+    assert isinstance(font(12), ImageFont.FreeTypeFont)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    data = pyproject["tool"]["setuptools"]["package-data"]["keystand.layouts"]
+    assert {"fonts/*.ttf", "fonts/LICENSE", "strings/*.toml"} <= set(data)
+    assert any(d.lower().startswith("pillow") for d in pyproject["project"]["dependencies"])
+
+
+def test_languages_are_the_files_and_each_has_every_string():
+    files = sorted(p.stem for p in STRINGS_DIR.glob("*.toml"))
+    assert list(languages()) == files
+    assert {"en", "de", "ru"} <= set(files)
+    reference = strings("en")
+    for lang in languages():
+        table = strings(lang)
+        assert table.keys() == reference.keys(), lang
+        for name in reference:
+            assert table[name].keys() == reference[name].keys(), f"{lang} [{name}]"
+            for key, text in table[name].items():
+                assert text.strip(), f"{lang} {name}.{key} is empty"
+
+
+def test_the_screens_ask_for_exactly_the_strings_there_are():
+    """Over every stage, role, last input and announcement, the keys the play screen
+    asks for are all in the files, and every string of those tables is asked for."""
+    asked: dict[str, set[str]] = {"headline": set(), "sub": set(), "last": set(), "note": set()}
+    whos = (None, Who.ME, Who.PARTNER)
+    for stage in (Stage.AWAITING_CLUE, Stage.GUESSING, Stage.SUDDEN_DEATH):
+        for giver in whos:
+            for guesser in whos:
+                for me, partner in ((False, False), (True, False), (False, True)):
+                    v = view(
+                        stage=stage,
+                        clue_giver=giver,
+                        guesser=guesser,
+                        nothing_left_for_me=me,
+                        nothing_left_for_partner=partner,
+                    )
+                    head, sub, _ = play_screen.role(v)
+                    asked["headline"].add(head)
+                    asked["sub"].add(sub)
+                    note = play_screen.note_key(v)
+                    if note:
+                        asked["note"].add(note)
+    for kind in LastKind:
+        if kind is LastKind.REJECTED:
+            continue
+        for by in whos:
+            for tokens in (0, 1, 2):
+                key = play_screen.last_key(view(last=Last(kind, by, None, tokens)))
+                assert key is not None and key[0] == "last"
+                asked["last"].add(key[1])
+    for lang in languages():
+        table = strings(lang)
+        for name, keys in asked.items():
+            assert keys == set(table[name]), f"{lang} [{name}]"
+
+
+def test_wrap_breaks_at_spaces_and_after_hyphens():
+    from keystand.layouts.text import width
+
+    assert wrap("one two three", 12, 10_000) == ["one two three"]
+    assert wrap("one two three", 12, 1) == ["one", "two", "three"]
+    text = "card YAKM-S9ED-D1RD"
+    for w in range(20, 140, 7):
+        lines = wrap(text, 10, w)
+        # Nothing lost: the lines joined at their breaks give the text back.
+        joined = lines[0]
+        for line in lines[1:]:
+            joined += line if joined.endswith("-") else " " + line
+        assert joined == text
+        for k, line in enumerate(lines):
+            pieces = line.replace("-", "- ").split()
+            assert width(line, 10) <= w or len(pieces) == 1  # only a lone piece overflows
+            if k + 1 < len(lines):  # greedy: the next piece did not fit on this line
+                nxt = lines[k + 1].replace("-", "- ").split()[0].rstrip()
+                sep = "" if line.endswith("-") else " "
+                assert width(line + sep + nxt, 10) > w
+    box = TextBox(0, 0, 40, 12, 1)
+    assert not fits("Zurückgenommen", box)  # one word wider than the box never fits
+    assert fits("ab", box)
+
+
+# ----- layouts: everything on the screen, nothing on top of anything -------------------
+
+
+def inside(inner: tuple[int, ...], outer: tuple[int, ...]) -> bool:
+    return (
+        outer[0] <= inner[0]
+        and outer[1] <= inner[1]
+        and inner[2] <= outer[2]
+        and inner[3] <= outer[3]
+    )
+
+
+def disjoint(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_play_screen_has_room_for_everything(model, rotation):
+    spec = panel(model, rotation)
+    canvas = (0, 0, *spec.size)
+    lay = play_screen.layout(spec)
+    grid = union(cell_boxes(view(), spec))
+    frame = (grid[0] - 2, grid[1] - 2, grid[2] + 2, grid[3] + 2)  # the grid's lines
+    assert inside(frame, canvas)
+    blocks = lay.blocks()
+    for k, block in enumerate(blocks):
+        assert inside(block, lay.status) and inside(block, canvas), block
+        assert disjoint(block, frame)
+        for other in blocks[k + 1 :]:
+            assert disjoint(block, other), (block, other)
+    # The grid is as big as the panel allows next to a column of words: at least
+    # 70% of the short side.
+    assert grid[2] - grid[0] >= 0.7 * min(spec.size)
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_end_screen_has_room_for_everything(model, rotation):
+    spec = panel(model, rotation)
+    canvas = (0, 0, *spec.size)
+    lay = end_screen.layout(spec)
+    side = 5 * lay.cell + 1
+    grids = [(x - 1, y - 1, x + side + 1, y + side + 1) for x, y in lay.grids]
+    texts_ = [lay.title.box, lay.reason.box, lay.score.box, *(c.box for c in lay.captions)]
+    texts_.append(lay.code.box)
+    blocks = [*grids, *texts_]
+    for k, block in enumerate(blocks):
+        assert inside(block, canvas), block
+        for other in blocks[k + 1 :]:
+            assert disjoint(block, other), (block, other)
+    assert lay.cell >= 10
+
+
+# ----- what the screens say --------------------------------------------------------------
+
+
+def test_the_headline_is_inverted_exactly_when_it_is_the_seats_move():
+    spec = panel("epd2in9_V2")
+    lay = play_screen.layout(spec)
+    x0, y0, x1, y1 = lay.bar
+
+    def inverted(v: SeatView) -> bool:
+        image = render(v, spec)
+        return image.getpixel((x0, y0)) == 0 and image.getpixel((x1 - 1, y1 - 1)) == 0
+
+    assert inverted(view(stage=Stage.GUESSING, clue_giver=Who.PARTNER, guesser=Who.ME))
+    assert not inverted(view(stage=Stage.GUESSING, clue_giver=Who.ME, guesser=Who.PARTNER))
+    assert inverted(view(stage=Stage.AWAITING_CLUE, clue_giver=Who.ME, guesser=Who.PARTNER))
+    assert not inverted(view(stage=Stage.AWAITING_CLUE, clue_giver=Who.PARTNER, guesser=Who.ME))
+    assert inverted(view(stage=Stage.AWAITING_CLUE, clue_giver=None, guesser=None))
+    assert inverted(view(stage=Stage.SUDDEN_DEATH, clue_giver=None, guesser=None))
+    assert not inverted(view(stage=Stage.SUDDEN_DEATH, clue_giver=None, guesser=Who.PARTNER))
+
+
+def test_the_role_lines_name_who_clues_and_who_guesses():
+    role = play_screen.role
+    en = strings("en")
+    assert role(view(stage=Stage.GUESSING, clue_giver=Who.PARTNER, guesser=Who.ME))[:2] == (
+        "you_guess",
+        "gave_clue_partner",
+    )
+    assert en["headline"]["you_guess"] == "You guess"
+    assert role(view(stage=Stage.AWAITING_CLUE, clue_giver=Who.ME, guesser=Who.PARTNER))[:2] == (
+        "your_clue",
+        "partner_guesses",
+    )
+    assert role(view(stage=Stage.SUDDEN_DEATH, clue_giver=None, guesser=Who.ME))[:2] == (
+        "sudden_death",
+        "you_guess",
+    )
+
+
+def test_a_refusal_the_announcement_and_the_last_input_each_show():
+    spec = panel("epd4in2_V2")  # separate boxes for the last input and the announcement
+    plain = render(view(), spec)
+    agent = render(view(last=Last(LastKind.AGENT, Who.ME, 3)), spec)
+    refused = render(view(last=Last(LastKind.REJECTED, cell=3, reject="covered")), spec)
+    told = render(view(nothing_left_for_me=True), spec)
+    assert len({plain.tobytes(), agent.tobytes(), refused.tobytes(), told.tobytes()}) == 4
+    lay = play_screen.layout(spec)
+    assert black_bbox(plain.crop(lay.note.box)) is None
+    assert black_bbox(told.crop(lay.note.box)) is not None
+    # Small panels share one box: a refusal wins over the announcement.
+    small = panel("epd2in13_V4")
+    both = view(nothing_left_for_me=True, last=Last(LastKind.REJECTED, reject="covered"))
+    only_refusal = view(last=Last(LastKind.REJECTED, reject="covered"))
+    assert same(render(both, small), render(only_refusal, small))
+
+
+def test_neutral_pictures_show_no_key_and_no_grid_cells():
+    for kind in Neutral:
+        image, boxes = render_with_boxes(NeutralView(kind), panel("epd2in7_V2"))
+        assert boxes == {}
+        assert black_bbox(image) is not None
+    assert not same(
+        render(NeutralView(Neutral.IDLE), panel("epd2in7_V2")),
+        render(NeutralView(Neutral.OFF), panel("epd2in7_V2")),
+    )
+
+
+def test_a_seat_view_refuses_what_it_must_not_carry():
+    with pytest.raises(ValueError):
+        view(side=SIDE[:24])
+    with pytest.raises(ValueError):
+        view(stage=Stage.OVER)  # the end screen needs the end
+    with pytest.raises(ValueError):
+        view(end=End(Ending.WON, 1, "X", SIDE))  # and only the end screen has it
+    with pytest.raises(ValueError):
+        Last(LastKind.AGENT, reject="covered")
+
+
+# ----- goldens ---------------------------------------------------------------------------
+
+CODE = "YAKM-S9ED-D1RD"
+# name: (script, mission, seat)
+SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
+    "start-A": (None, "9-9", Seat.A),
+    "guessing-A": ("midgame", "9-9", Seat.A),
+    "guessing-B": ("midgame", "9-9", Seat.B),
+    "announced-A": ("announced", "9-9", Seat.A),
+    "sudden-A": ("sudden", "2-1", Seat.A),
+    "sudden-B": ("sudden", "2-1", Seat.B),
+    "won-A": ("won", "9-9", Seat.A),
+    "lost-B": ("lost", "9-9", Seat.B),
+}
+NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
+# (screen, language, portrait): the main screens in English, two in German and
+# Russian, one with the panel mounted on end.
+GOLDENS = [
+    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS]),
+    *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
+    ("guessing-A", "en", True),
+]
+
+
+def scenario_state(name: str) -> tuple[Duet, Seat]:
+    script, mission, seat = SCENARIOS[name]
+    state = Duet.start(Card.from_code(CODE), Mission.parse(mission))
+    if script:
+        for step in parse_script((SCRIPTS / f"{script}.txt").read_text()):
+            state, _ = state.apply(step.event)
+    return state, seat
+
+
+def golden_views(seat: Seat) -> list[SeatView]:
+    return [views.for_seat(scenario_state(name)[0], seat) for name in SCENARIOS]
+
+
+def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Image:
+    spec = panel(model)
+    if portrait:
+        spec = panel(model, 0 if spec.rotation else 90)
+    if name in NEUTRALS:
+        return render(views.neutral(NEUTRALS[name]), spec, lang)
+    state, seat = scenario_state(name)
+    return render(views.for_seat(state, seat), spec, lang)
+
+
+def golden_path(model: str, name: str, lang: str, portrait: bool) -> Path:
+    suffix = ("" if lang == "en" else f"-{lang}") + ("-portrait" if portrait else "")
+    return GOLDEN / model / f"{name}{suffix}.png"
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("name", "lang", "portrait"), GOLDENS)
+def test_golden(model, name, lang, portrait, tmp_path):
+    image = golden_image(model, name, lang, portrait)
+    path = golden_path(model, name, lang, portrait)
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path, optimize=True)
+    assert path.is_file(), f"no golden {path}: run with KEYSTAND_UPDATE_GOLDEN=1 and look at it"
+    with Image.open(path) as stored:
+        stored.load()
+    if not same(image, stored):
+        got = tmp_path / path.name
+        image.save(got)
+        raise AssertionError(f"{path.relative_to(ROOT)} differs; this run drew {got}")
+
+
+def contact_sheet() -> Image.Image:
+    """Every golden, grouped by panel, at its real pixel size, with a caption each."""
+    label = font(12)
+    title = font(16)
+    gap, pad = 10, 16
+    sections = []
+    for model in MODELS:
+        tiles = []
+        for name, lang, portrait in GOLDENS:
+            with Image.open(golden_path(model, name, lang, portrait)) as im:
+                im.load()
+            caption = (
+                name + ("" if lang == "en" else f" ({lang})") + (" portrait" if portrait else "")
+            )
+            tiles.append((caption, im.convert("L")))
+        sections.append((model, tiles))
+    per_row = 6
+    width = 0
+    height = 0
+    plans = []
+    for model, tiles in sections:
+        rows = [tiles[k : k + per_row] for k in range(0, len(tiles), per_row)]
+        row_h = [max(im.height for _, im in row) + 18 for row in rows]
+        row_w = [sum(im.width + gap for _, im in row) for row in rows]
+        plans.append((model, rows, row_h))
+        width = max(width, *row_w)
+        height += 26 + sum(row_h) + gap * len(rows) + pad
+    sheet = Image.new("L", (width + 2 * pad, height + pad), 200)
+    draw = ImageDraw.Draw(sheet)
+    draw.fontmode = "1"
+    y = pad
+    for model, rows, row_h in plans:
+        spec = panel(model)
+        draw.text(
+            (pad, y),
+            f"{model}  {spec.diagonal}  {spec.size[0]}x{spec.size[1]}",
+            font=title,
+            fill=0,
+        )
+        y += 26
+        for row, h in zip(rows, row_h, strict=True):
+            x = pad
+            for caption, im in row:
+                draw.text((x, y), caption, font=label, fill=0)
+                sheet.paste(im, (x, y + 16))
+                x += im.width + gap
+            y += h + gap
+        y += pad
+    return sheet.convert("P", palette=Image.Palette.ADAPTIVE, colors=4)
+
+
+def test_contact_sheet_is_current():
+    """docs/screens.png shows exactly the goldens (redrawn with them)."""
+    sheet = contact_sheet()
+    if UPDATE:
+        SHEET.parent.mkdir(parents=True, exist_ok=True)
+        sheet.save(SHEET, optimize=True)
+    with Image.open(SHEET) as stored:
+        stored.load()
+    assert same(sheet.convert("L"), stored.convert("L")), "docs/screens.png is out of date"
