@@ -20,8 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from PIL import Image
+
 from . import views
-from .layouts import MODELS, PanelSpec, languages, panel, render_with_boxes
+from .layouts import MODELS, Box, PanelSpec, languages, panel, render_with_boxes
 from .rules import Duet, KeystandError, Mission, Seat
 from .script import parse_script
 
@@ -100,14 +102,14 @@ def _states(args: argparse.Namespace, stdin: TextIO) -> list[Duet]:
     return states
 
 
-def _save(image: Any, path: Path) -> None:
+def _save(image: Image.Image, path: Path) -> None:
     try:
         image.save(path, format="PNG")
     except OSError as e:
         raise RenderError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
 
 
-def _geometry(boxes: dict[int, tuple[int, int, int, int]]) -> dict[str, list[int]]:
+def _geometry(boxes: dict[int, Box]) -> dict[str, list[int]]:
     return {str(i): list(boxes[i]) for i in sorted(boxes)}
 
 

@@ -1,0 +1,183 @@
+"""The simulator page in Debian's Chromium, driven by Playwright: a short game
+played by clicking, both screens changing as the rules say.
+
+`make test` installs Debian's chromium (the Makefile's `browser` target); where
+it is missing (not root) this test is skipped with the command to run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from keystand.journal import read
+from keystand.rules import Card, Key, Seat
+
+CHROMIUM = Path("/usr/bin/chromium")
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="Debian's chromium is missing: sudo apt-get install chromium"
+)
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    state = tmp_path / "state"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "keystand",
+            "run",
+            "--profile",
+            "desktop",
+            "--state-dir",
+            str(state),
+            "--port",
+            "0",
+            "--speed",
+            "0.05",  # the 2.7" panel's 6 s full refresh in 0.3 s
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert match, f"no page address in {line!r}: {proc.stderr.read() if proc.poll() else ''}"
+    try:
+        yield match.group(0), state
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert proc.returncode == 0
+
+
+def card_of(state: Path) -> Card:
+    records, _, _ = read(state / "current.journal")
+    return Card.parse(records[0].data["card"])
+
+
+def status(url: str) -> dict:
+    with urllib.request.urlopen(url + "status", timeout=10) as r:
+        return json.load(r)
+
+
+def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> None:
+    url, state_dir = stand
+    card = card_of(state_dir)
+    agent = min(card.agents(Seat.A))
+    bystander = min(i for i, k in enumerate(card.a) if k is Key.BYSTANDER)
+
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        page = browser.new_page(viewport={"width": 900, "height": 1100})
+        page.goto(url)
+        status_line = page.locator("#status")
+        frames = {s: page.locator(f"#img-{s}") for s in "AB"}
+        page.wait_for_function(
+            "document.getElementById('img-A').dataset.frame > 0 &&"
+            " document.getElementById('img-B').dataset.frame > 0",
+            timeout=WAIT_MS,
+        )
+        seen = {s: int(frames[s].get_attribute("data-frame")) for s in "AB"}
+
+        def wait_for_new_frames() -> None:
+            for s in "AB":
+                page.wait_for_function(
+                    f"document.getElementById('img-{s}').dataset.frame > {seen[s]}"
+                    f" && !document.getElementById('screen-{s}').classList.contains('refreshing')",
+                    timeout=WAIT_MS,
+                )
+                seen[s] = int(frames[s].get_attribute("data-frame"))
+
+        # Seat A gives the clue: both screens change (roles), B guesses.
+        page.click(".keys[data-seat=A] button[data-key=clue]")
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes('guessing')",
+            timeout=WAIT_MS,
+        )
+        wait_for_new_frames()
+        assert "clue A → B" in status_line.text_content()
+
+        # B touches a word green on A's side: covered by an agent.
+        page.click(f"#table button[data-cell='{agent}']")
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes('agents 1/15')",
+            timeout=WAIT_MS,
+        )
+        wait_for_new_frames()
+
+        # B touches a bystander of A's side: the turn ends, a token is spent.
+        page.click(f"#table button[data-cell='{bystander}']")
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes('turns 8')",
+            timeout=WAIT_MS,
+        )
+        wait_for_new_frames()
+        assert "awaiting_clue" in status_line.text_content()
+        page.screenshot(path=str(tmp_path / "simulator.png"), full_page=True)
+        if os.environ.get("KEYSTAND_SCREENSHOT"):
+            page.screenshot(path=os.environ["KEYSTAND_SCREENSHOT"], full_page=True)
+        browser.close()
+
+    # What the page shows is what `keystand render` draws for the same game.
+    script = tmp_path / "game.txt"
+    r, c = divmod(agent, 5)
+    rb, cb = divmod(bystander, 5)
+    script.write_text(f"clue A\ntouch {r} {c}\ntouch {rb} {cb}\n")
+    for seat in "AB":
+        out = tmp_path / f"want-{seat}.png"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "keystand",
+                "render",
+                "--card",
+                card.text,
+                "--script",
+                str(script),
+                "--seat",
+                seat,
+                "--panel",
+                "epd2in7_V2",
+                "--rotation",
+                "90",
+                "--out",
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        with urllib.request.urlopen(f"{url}screen/{seat}.png", timeout=10) as resp:
+            shown = resp.read()
+        from PIL import Image, ImageChops
+
+        got = Image.open(__import__("io").BytesIO(shown)).convert("1")
+        want = Image.open(out).convert("1")
+        assert got.size == want.size
+        assert ImageChops.difference(got, want).getbbox() is None, f"seat {seat} differs"
+    assert status(url)["state"]["misses"] == {"A": [], "B": [bystander]}
