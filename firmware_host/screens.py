@@ -14,7 +14,7 @@ from keystand.drivers.display import Panel
 
 from . import layouts, views
 from .rules import Seat
-from .stand import Stand
+from .stand import Item, Stand
 
 
 def spec(panel: Panel) -> layouts.PanelSpec:
@@ -23,13 +23,44 @@ def spec(panel: Panel) -> layouts.PanelSpec:
 
 def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     lang = stand.settings.lang_of(seat)
-    if seat in stand.menus or stand.state is None:
-        view: Any = views.neutral(
-            layouts.Neutral.MENU if seat in stand.menus else layouts.Neutral.IDLE
-        )
+    view: layouts.SeatView | layouts.NeutralView | layouts.MenuView
+    if seat in stand.menus:
+        view = menu_view(stand, seat)
+    elif stand.state is None:
+        view = views.neutral(layouts.Neutral.IDLE)
     else:
-        view = views.for_seat(stand.state, seat)
+        asked = stand.undo_request.seat if stand.undo_request else None
+        view = views.for_seat(stand.state, seat, undo_asked=asked)
     return layouts.render(view, spec(panel), lang)
+
+
+def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
+    """The seat's menu from the stand's settings: nothing of the game in play."""
+    menu = stand.menus[seat]
+    s = stand.settings
+    lines = []
+    for item in Item:
+        entry = layouts.MenuItem(item.value)
+        if item is Item.MISSION:
+            lines.append(layouts.MenuLine(entry, value_text=str(s.mission)))
+        elif item is Item.ORDER:
+            lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
+        elif item is Item.LANGUAGE:
+            lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
+        else:
+            lines.append(layouts.MenuLine(entry))
+    history = None
+    if menu.history is not None:
+        history = tuple(
+            layouts.HistoryLine(
+                date=str(g.get("date", ""))[5:10],  # MM-DD
+                mission=str(g.get("mission", "")),
+                result=g["result"] if g.get("result") in ("won", "lost") else "abandoned",
+                score=g["score"] if isinstance(g.get("score"), int) else None,
+            )
+            for g in menu.history
+        )
+    return layouts.MenuView(tuple(lines), menu.index, menu.editing, history)
 
 
 def blank(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:

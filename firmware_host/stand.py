@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 
@@ -69,7 +70,7 @@ class Menu:
     seat: Seat
     index: int = 0
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    showing_history: bool = False
+    history: list[dict[str, Any]] | None = None  # finished games, while shown
 
     @property
     def item(self) -> Item:
@@ -207,8 +208,8 @@ class Stand:
     def _menu_key(self, seat: Seat, press: Press) -> None:
         menu = self.menus[seat]
         self.version += 1
-        if menu.showing_history:
-            menu.showing_history = False
+        if menu.history is not None:
+            menu.history = None
             return
         if menu.editing:
             self._edit_mission(menu, press.key)
@@ -247,7 +248,7 @@ class Stand:
             del self.menus[menu.seat]
             self._game(rules.Penalty())
         elif item is Item.HISTORY:
-            menu.showing_history = True
+            menu.history = self.store.history(limit=20)  # read once, not on every redraw
         elif item is Item.CLOSE:
             del self.menus[menu.seat]
 

@@ -68,8 +68,9 @@ def _who(s: Seat | None, viewer: Seat) -> Who | None:
     return Who.ME if s is viewer else Who.PARTNER
 
 
-def for_seat(state: Duet, seat: Seat) -> SeatView:
-    """What `seat`'s screen shows of `state`."""
+def for_seat(state: Duet, seat: Seat, *, undo_asked: Seat | None = None) -> SeatView:
+    """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
+    undo and waits for the other (public: both saw the key pressed)."""
     end = None
     if state.phase is Phase.OVER:
         # The game is over: now, and only now, both sides are shown.
@@ -93,6 +94,7 @@ def for_seat(state: Duet, seat: Seat) -> SeatView:
         mistakes_left=state.mistakes_left,
         nothing_left_for_me=state.nothing_left_to_guess(seat),
         nothing_left_for_partner=state.nothing_left_to_guess(seat.partner),
+        undo_asked=_who(undo_asked, seat),
         last=_last(state.last, seat),
         end=end,
     )

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import end, neutral, play
+from . import end, menu, neutral, play
 from .geometry import Box, screen_cell
 from .i18n import DEFAULT, languages
+from .menu import HistoryLine, MenuItem, MenuLine, MenuView
 from .panels import MODELS, PanelSpec, panel
 from .text import WHITE, TextBox
 from .view import (
@@ -40,9 +41,13 @@ __all__ = [
     "Box",
     "End",
     "Ending",
+    "HistoryLine",
     "Last",
     "LastKind",
     "Mark",
+    "MenuItem",
+    "MenuLine",
+    "MenuView",
     "Neutral",
     "NeutralView",
     "PanelSpec",
@@ -65,14 +70,14 @@ def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
     over all screens: what the tests measure every string against."""
     slots: dict[str, list[TextBox]] = {}
-    for lay in (play.layout(spec), end.layout(spec), neutral.layout(spec)):
+    for lay in (play.layout(spec), end.layout(spec), neutral.layout(spec), menu.layout(spec)):
         for name, boxes in lay.slots().items():
             slots.setdefault(name, []).extend(boxes)
     return slots
 
 
 def render_with_boxes(
-    view: SeatView | NeutralView, spec: PanelSpec, lang: str = DEFAULT
+    view: SeatView | NeutralView | MenuView, spec: PanelSpec, lang: str = DEFAULT
 ) -> tuple[Image.Image, dict[int, Box]]:
     """The seat's screen, upright as it reads it, and each table cell's box in it
     (the seat's own grid; none on a neutral picture)."""
@@ -82,16 +87,21 @@ def render_with_boxes(
     if isinstance(view, NeutralView):
         neutral.draw(image, view, spec, lang)
         return image, {}
+    if isinstance(view, MenuView):
+        menu.draw(image, view, spec, lang)
+        return image, {}
     if view.stage is Stage.OVER:
         return image, end.draw(image, view, spec, lang)
     return image, play.draw(image, view, spec, lang)
 
 
-def render(view: SeatView | NeutralView, spec: PanelSpec, lang: str = DEFAULT) -> Image.Image:
+def render(
+    view: SeatView | NeutralView | MenuView, spec: PanelSpec, lang: str = DEFAULT
+) -> Image.Image:
     """The seat's screen: a 1-bit image of the panel's upright size."""
     return render_with_boxes(view, spec, lang)[0]
 
 
-def cell_boxes(view: SeatView | NeutralView, spec: PanelSpec) -> dict[int, Box]:
+def cell_boxes(view: SeatView | NeutralView | MenuView, spec: PanelSpec) -> dict[int, Box]:
     """Each table cell's box (x0, y0, x1, y1; x1, y1 exclusive) in the rendered image."""
     return render_with_boxes(view, spec)[1]

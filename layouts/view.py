@@ -134,6 +134,7 @@ class SeatView:
     mistakes_left: int = 9
     nothing_left_for_me: bool = False
     nothing_left_for_partner: bool = False
+    undo_asked: Who | None = None  # a seat pressed undo; the other must press it too
     last: Last | None = None
     end: End | None = None
 

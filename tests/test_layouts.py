@@ -23,9 +23,13 @@ from keystand.layouts import (
     MODELS,
     End,
     Ending,
+    HistoryLine,
     Last,
     LastKind,
     Mark,
+    MenuItem,
+    MenuLine,
+    MenuView,
     Neutral,
     NeutralView,
     SeatId,
@@ -426,6 +430,8 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
                     note = play_screen.note_key(v)
                     if note:
                         asked["note"].add(note)
+    for who in (Who.ME, Who.PARTNER):
+        asked["note"].add(play_screen.note_key(view(undo_asked=who)))
     for kind in LastKind:
         if kind is LastKind.REJECTED:
             continue
@@ -610,10 +616,34 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
     "lost-B": ("lost", "9-9", Seat.B),
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
+MENU_LINES = (
+    MenuLine(MenuItem.NEW_GAME),
+    MenuLine(MenuItem.MISSION, value_text="9-5"),
+    MenuLine(MenuItem.ORDER, "strict"),
+    MenuLine(MenuItem.LANGUAGE, "lang_en"),
+    MenuLine(MenuItem.PENALTY),
+    MenuLine(MenuItem.HISTORY),
+    MenuLine(MenuItem.CLOSE),
+)
+MENUS = {
+    "menu": MenuView(MENU_LINES, 1),
+    "menu-history": MenuView(
+        MENU_LINES,
+        5,
+        history=(
+            HistoryLine("11-21", "9-9", "won", 22),
+            HistoryLine("11-20", "9-5", "lost", None),
+            HistoryLine("11-20", "9-9", "abandoned", None),
+        ),
+    ),
+}
+# A scenario's screen while the other seat asks to undo: (scenario, seat asking).
+UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # (screen, language, portrait): the main screens in English, two in German and
 # Russian, one with the panel mounted on end.
 GOLDENS = [
-    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS]),
+    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS, *MENUS, *UNDO_ASKED]),
+    ("menu", "ru", False),
     *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
     ("guessing-A", "en", True),
 ]
@@ -638,8 +668,13 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
         spec = panel(model, 0 if spec.rotation else 90)
     if name in NEUTRALS:
         return render(views.neutral(NEUTRALS[name]), spec, lang)
+    if name in MENUS:
+        return render(MENUS[name], spec, lang)
+    asking = None
+    if name in UNDO_ASKED:
+        name, asking = UNDO_ASKED[name]
     state, seat = scenario_state(name)
-    return render(views.for_seat(state, seat), spec, lang)
+    return render(views.for_seat(state, seat, undo_asked=asking), spec, lang)
 
 
 def golden_path(model: str, name: str, lang: str, portrait: bool) -> Path:

@@ -245,6 +245,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "mistakes_left",
         "nothing_left_for_me",
         "nothing_left_for_partner",
+        "undo_asked",  # public: both saw a seat press undo
         "last",
         "end",
     }

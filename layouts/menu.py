@@ -1,0 +1,153 @@
+"""The menu, on the screen of the seat that opened it: no key, nothing of the game.
+
+A title bar, the entries (the chosen one inverted, a window that scrolls with
+it on small panels), and a line that says what the keys do. The same screen
+lists the finished games when the seat asks for the history, and the turns and
+mistakes while a custom mission is set.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import i18n
+from .panels import PanelSpec
+from .text import BLACK, WHITE, TextBox, draw_text, line_height
+
+
+class MenuItem(enum.Enum):
+    NEW_GAME = "new_game"
+    MISSION = "mission"
+    ORDER = "order"
+    LANGUAGE = "language"
+    PENALTY = "penalty"
+    HISTORY = "history"
+    CLOSE = "close"
+
+
+@dataclass(frozen=True)
+class MenuLine:
+    """One entry: its label, and its value as a strings key or as plain text (9-9)."""
+
+    item: MenuItem
+    value_key: str | None = None
+    value_text: str | None = None
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One finished game: when, which mission, how it ended, the score."""
+
+    date: str
+    mission: str
+    result: str  # won, lost, abandoned: a key of [history]
+    score: int | None
+
+
+@dataclass(frozen=True)
+class MenuView:
+    lines: tuple[MenuLine, ...]
+    selected: int = 0
+    editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
+    history: tuple[HistoryLine, ...] | None = None  # shown instead of the entries
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.selected < len(self.lines):
+            raise ValueError(f"selected {self.selected}: expected 0..{len(self.lines) - 1}")
+        if self.editing not in (None, "turns", "mistakes"):
+            raise ValueError(f"editing {self.editing!r}: expected turns or mistakes")
+
+
+@dataclass(frozen=True)
+class MenuLayout:
+    title: TextBox
+    rows: tuple[TextBox, ...]  # where each visible entry's label goes
+    values: tuple[TextBox, ...]  # and its value
+    hint: TextBox
+    row_h: int
+
+    def slots(self) -> dict[str, list[TextBox]]:
+        return {
+            "menu_title": [self.title],
+            "menu": list(self.rows),
+            "menu_value": list(self.values),
+            "menu_hint": [self.hint],
+            "history": list(self.values),
+            "history_empty": [self.rows[0]],
+        }
+
+
+def layout(panel: PanelSpec) -> MenuLayout:
+    w, h = panel.size
+    st = panel.style
+    m = st.margin + 1
+    title = TextBox(m + 2, m, w - 2 * m - 4, st.headline)
+    hint_size = st.label
+    hint_lines = 1 if panel.landscape else 2
+    hint = TextBox(m, h - m - hint_lines * line_height(hint_size), w - 2 * m, hint_size, hint_lines)
+    lh = line_height(st.body)
+    top = title.y + title.h + 3
+    inner = w - 2 * m
+    if panel.landscape:  # label and value side by side
+        row_h = lh + 3
+        label_w = inner * 3 // 5
+        n = max(1, (hint.y - 2 - top) // row_h)
+        rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
+        values = tuple(
+            TextBox(m + label_w, top + k * row_h + 1, inner - label_w - 3, st.body)
+            for k in range(n)
+        )
+    else:  # narrow: the value on a line of its own under the label
+        row_h = 2 * lh + 3
+        n = max(1, (hint.y - 2 - top) // row_h)
+        rows = tuple(TextBox(m + 3, top + k * row_h + 1, inner - 6, st.body) for k in range(n))
+        values = tuple(
+            TextBox(m + 12, top + k * row_h + 1 + lh, inner - 15, st.body) for k in range(n)
+        )
+    return MenuLayout(title, rows, values, hint, row_h)
+
+
+def _window(selected: int, count: int, rows: int) -> int:
+    """The first entry shown, so that the chosen one is on screen."""
+    if count <= rows:
+        return 0
+    return min(max(0, selected - rows // 2), count - rows)
+
+
+def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> None:
+    lay = layout(panel)
+    s = i18n.strings(lang)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    w, _ = panel.size
+    x0, x1 = lay.rows[0].x - 3, w - lay.rows[0].x + 2
+    d.rectangle((x0, lay.title.y - 1, x1, lay.title.y + lay.title.h), fill=BLACK)
+    if view.history is not None:
+        draw_text(d, s["menu"]["history"], lay.title, fill=WHITE)
+        games = view.history[: len(lay.rows)]
+        if not games:
+            draw_text(d, s["history_empty"]["none"], lay.rows[0])
+        for row, value, game in zip(lay.rows, lay.values, games, strict=False):
+            draw_text(d, f"{game.date} {game.mission}", row)
+            score = "" if game.score is None else f" {game.score}"
+            draw_text(d, s["history"][game.result] + score, value)
+        draw_text(d, s["menu_hint"]["back"], lay.hint, center=True)
+        return
+    draw_text(d, s["menu_title"]["menu"], lay.title, fill=WHITE)
+    first = _window(view.selected, len(view.lines), len(lay.rows))
+    shown = view.lines[first : first + len(lay.rows)]
+    for k, (row, value, line) in enumerate(zip(lay.rows, lay.values, shown, strict=False)):
+        chosen = first + k == view.selected
+        ink = WHITE if chosen else BLACK
+        if chosen:
+            d.rectangle((x0, row.y - 1, x1, row.y + lay.row_h - 3), fill=BLACK)
+        draw_text(d, s["menu"][line.item.value], row, fill=ink)
+        text = s["menu_value"][line.value_key] if line.value_key else (line.value_text or "")
+        if chosen and view.editing and line.item is MenuItem.MISSION:
+            text = f"{s['menu_value'][view.editing]} {text}"
+        draw_text(d, text, value, fill=ink)
+    hint = "edit" if view.editing else "move"
+    draw_text(d, s["menu_hint"][hint], lay.hint, center=True)
