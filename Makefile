@@ -39,10 +39,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The stand with simulated panels and the simulator page on 127.0.0.1 (the
+# address is printed). SIM_ARGS passes more, e.g. SIM_ARGS="--speed 0.2".
 sim: $(STAMP)
-	@echo "keystand: the stand service with simulated drivers is not built yet (see the open issues)."
-	@echo "What runs today: $(BIN)/keystand card new, $(BIN)/keystand play --help"
-	@exit 1
+	$(BIN)/keystand run --profile desktop $(SIM_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

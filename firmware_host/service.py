@@ -105,6 +105,7 @@ class Service:
                 break
             if callable(event):
                 event()
+                self.redraw()
             elif event is not None:
                 self.step(event)
             elif self.stand.tick(self.clock()):
