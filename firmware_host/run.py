@@ -100,7 +100,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     steps = None
     if args.script:
         text = sys.stdin.read() if args.script == "-" else _read(args.script)
-        steps = parse_script(text, source=args.script)
+        try:
+            steps = parse_script(text, source=args.script)
+        except ScriptLineError as e:
+            raise KeystandError(str(e)) from None
     panels = _panels(profile, args.speed)
     stand = Stand(
         Store(state_dir),
@@ -196,4 +199,4 @@ def _read(path: str) -> str:
         raise KeystandError(f"cannot read script {path!r}: {e}") from e
 
 
-__all__ = ["ScriptLineError", "add_parser", "run"]
+__all__ = ["add_parser", "run"]

@@ -1,13 +1,21 @@
 """Script text (DESIGN.md "Script text"): one event a line, `#` starts a comment.
 
-`touch R C` (table coordinates), `clue A|B`, `pass A|B`, `undo`, `penalty`.
+`touch R C` (table coordinates), `clue A|B`, `pass A|B`, `undo`, `penalty`:
+the same lines the drivers' script input reads (`keystand.drivers.inputs`),
+turned into rules events here. `wait MS` lines are passed over (the rules have
+no clock); `press` lines need the stand's keys, so only `keystand run` takes them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import Event, EventError, KeystandError, parse_event
+from keystand.drivers.inputs import Act, Press, Touch
+from keystand.drivers.inputs import parse_script as parse_input_script
+from keystand.drivers.inputs.script import ScriptLineError
+
+from . import rules
+from .rules import Event, KeystandError, Seat
 
 
 class ScriptError(KeystandError, ValueError):
@@ -28,15 +36,32 @@ class Step:
     event: Event
 
 
+def to_rules(event: Act | Touch) -> Event:
+    """A driver's game action as the rules' event."""
+    if isinstance(event, Touch):
+        return rules.Touch(event.row, event.col)
+    if event.verb == "clue":
+        return rules.Clue(Seat(event.seat))
+    if event.verb == "pass":
+        return rules.Pass(Seat(event.seat))
+    return rules.Undo() if event.verb == "undo" else rules.Penalty()
+
+
 def parse_script(text: str, *, source: str = "script") -> list[Step]:
-    """Every event of the script; the first malformed line raises ScriptError."""
+    """Every game event of the script; the first malformed line raises ScriptError."""
+    try:
+        lines = parse_input_script(text, source=source)
+    except ScriptLineError as e:
+        raise ScriptError(e.detail, line=e.line, source=source) from None
     steps = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        body = raw.split("#", 1)[0].strip()
-        if not body:
+    for number, item in lines:
+        if isinstance(item, float):
             continue
-        try:
-            steps.append(Step(number, parse_event(body)))
-        except EventError as e:
-            raise ScriptError(str(e), line=number, source=source) from None
+        if isinstance(item, Press):
+            raise ScriptError(
+                f"{item}: press lines need the stand's keys (keystand run --script)",
+                line=number,
+                source=source,
+            )
+        steps.append(Step(number, to_rules(item)))
     return steps

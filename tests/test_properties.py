@@ -1,6 +1,6 @@
 """Property tests of the Duet referee over random event streams on random cards and missions.
 
-Every expectation is derived from /work/shared/rules/NOTES.md (and the rulebook it
+Every expectation is derived from rules/NOTES.md (and the rulebook it
 condenses), not from running the code: `Ref` below is an independent reference model
 of the rules written from NOTES.md, and each event a stream feeds the referee is
 also fed to the model; the two must agree on whether the event is accepted and on
@@ -8,7 +8,7 @@ every value `keystand play --json` shows (DESIGN.md "Contracts"). On top of the
 model the file checks the invariants the issue names (token accounting, agents,
 covers, the score, replay, undo, a finished game) after every single event.
 
-Points NOTES.md leaves open and the project decided (the brief of this test file):
+Points NOTES.md leaves open and the project decided (the issue):
 after the game is over every event except Undo is refused with GAME_OVER; Undo
 returns to the state before the last accepted event not yet undone (a stack, so
 undo after undo goes one more step back) and reopens a finished game. Pinned here
@@ -73,6 +73,7 @@ ALL_EVENTS: tuple[Event, ...] = (
     Penalty(),
     Undo(),
 )
+ALL_BUT_UNDO = ALL_EVENTS[:-1]
 
 # ----- the reference model (NOTES.md, written without looking at duet.py's logic) ------
 
@@ -634,7 +635,7 @@ def test_a_finished_game_refuses_everything_but_undo(card, mission, loose, strea
         event("stream ended before the game")
         return
     over = game.state
-    for e in data.draw(st.lists(st.sampled_from(ALL_EVENTS[:-1]), min_size=1, max_size=20)):
+    for e in data.draw(st.lists(st.sampled_from(ALL_BUT_UNDO), min_size=1, max_size=20)):
         result = game.step(e)
         assert isinstance(result, Rejection) and result.reason is RejectReason.GAME_OVER
         assert game.state == over
@@ -670,7 +671,7 @@ class DuetMachine(RuleBasedStateMachine):
         self.intent("agent", pick)
 
     @rule(pick=st.integers(0, 30))
-    def touch_agent_again(self, pick):
+    def touch_agent_again(self, pick):  # a second rule: agents twice as often
         self.intent("agent", pick)
 
     @rule(pick=st.integers(0, 30))
@@ -723,8 +724,8 @@ def test_generated_games_reach_won_lost_and_sudden_death():
         sudden += game.saw_sudden_death
     assert endings["won/None"] >= games // 5, endings
     for reason in ("assassin", "sudden_death", "out_of_time"):
-        assert endings[f"lost/{reason}"] >= games // 50, endings
-    assert sudden >= games // 10, (sudden, endings)
+        assert endings[f"lost/{reason}"] >= games // 20, endings
+    assert sudden >= games // 8, (sudden, endings)
 
 
 def play_until_over(game: Game, stream: list[tuple[int, int]]) -> None:

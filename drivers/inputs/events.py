@@ -73,35 +73,61 @@ class Act:
 InputEvent = Touch | Press | Act
 
 
+# verb: (usage, how many words may follow it)
+_USAGE: dict[str, tuple[str, tuple[int, ...]]] = {
+    "touch": ("touch ROW COL", (2,)),
+    "clue": ("clue A|B", (1,)),
+    "pass": ("pass A|B", (1,)),
+    "undo": ("undo", (0,)),
+    "penalty": ("penalty", (0,)),
+    "press": ("press A|B clue|pass|undo|menu [long]", (2, 3)),
+    "wait": ("wait MS", (1,)),
+}
+
+
+def _seat(word: str) -> str:
+    seat = word.upper()
+    if seat not in SEATS:
+        raise ValueError(f"seat {word!r}: expected A or B")
+    return seat
+
+
 def parse_line(text: str) -> InputEvent | float:
-    """One script line (comment already stripped): an event, or seconds to wait."""
+    """One script line (comment already stripped): an event, or seconds to wait.
+    A malformed line raises ValueError saying what is wrong with it."""
     words = text.split()
+    if not words:
+        raise ValueError("empty line")
     verb, args = words[0].lower(), words[1:]
-    usage = {
-        "touch": "touch ROW COL",
-        "press": "press A|B clue|pass|undo|menu [long]",
-        "wait": "wait MS",
-        "clue": "clue A|B",
-        "pass": "pass A|B",
-        "undo": "undo",
-        "penalty": "penalty",
-    }
-    if verb not in usage:
-        raise ValueError(f"unknown event {verb!r} (expected {', '.join(usage)})")
+    if verb not in _USAGE:
+        raise ValueError(f"{text!r}: unknown event {verb!r} (expected {', '.join(_USAGE)})")
+    usage, counts = _USAGE[verb]
+    if len(args) not in counts:
+        raise ValueError(f"{text!r}: expected {usage!r}")
     try:
-        if verb == "touch" and len(args) == 2:
-            return Touch(int(args[0]), int(args[1]))
-        if verb == "wait" and len(args) == 1:
-            ms = int(args[0])
-            if not 0 <= ms <= 3_600_000:
-                raise ValueError(f"wait {ms}: expected 0..3600000 ms")
-            return ms / 1000
-        if verb == "press" and len(args) in (2, 3) and args[2:] in ([], ["long"]):
-            return Press(args[0].upper(), KeyName(args[1].lower()), long=len(args) == 3)
-        if verb in ("clue", "pass") and len(args) == 1:
-            return Act(verb, args[0].upper())
-        if verb in ("undo", "penalty") and not args:
+        if verb == "touch":
+            try:
+                row, col = int(args[0]), int(args[1])
+            except ValueError:
+                raise ValueError("ROW and COL are numbers 0..4") from None
+            if not (0 <= row < 5 and 0 <= col < 5):
+                raise ValueError("rows and columns are 0..4")
+            return Touch(row, col)
+        if verb in ("clue", "pass"):
+            return Act(verb, _seat(args[0]))
+        if verb in ("undo", "penalty"):
             return Act(verb)
+        if verb == "wait":
+            ms = int(args[0]) if args[0].isdigit() else -1
+            if not 0 <= ms <= 3_600_000:
+                raise ValueError("MS is a whole number of milliseconds, 0..3600000")
+            return ms / 1000
+        if args[2:] not in ([], ["long"]):
+            raise ValueError(f"{args[2]!r}: only 'long' may follow the key")
+        try:
+            key = KeyName(args[1].lower())
+        except ValueError:
+            raise ValueError(f"key {args[1]!r}: expected clue, pass, undo or menu") from None
+        return Press(_seat(args[0]), key, long=len(args) == 3)
     except ValueError as e:
-        raise ValueError(f"{e} (expected {usage[verb]!r})") from None
-    raise ValueError(f"expected {usage[verb]!r}")
+        raise ValueError(f"{text!r}: {e}") from None
