@@ -42,12 +42,14 @@ class ScriptInput:
         *,
         speed: float = 1.0,
         on_done: Callable[[], None] | None = None,
+        pause: Callable[[float], object] | None = None,
     ) -> None:
         self.steps = steps
         self.emit = emit
         self.speed = speed
         self.on_done = on_done
         self._stop = threading.Event()
+        self._pause = pause or self._stop.wait  # stop() cuts a wait short
         self._thread = threading.Thread(target=self._run, name="script-input", daemon=True)
 
     def start(self) -> ScriptInput:
@@ -65,7 +67,7 @@ class ScriptInput:
             if self._stop.is_set():
                 return
             if isinstance(step, float):
-                self._stop.wait(step * self.speed)
+                self._pause(step * self.speed)
             else:
                 self.emit(step)
         if self.on_done:

@@ -1,0 +1,192 @@
+"""Input drivers: script lines, the script input, the simulator page's HTTP side,
+the keyboard. Garbage gets a clear message and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from keystand.drivers.inputs import (
+    Act,
+    KeyName,
+    Press,
+    ScriptInput,
+    ScriptLineError,
+    Touch,
+    parse_line,
+    parse_script,
+)
+from keystand.drivers.inputs.simulator import ScreenFrame, SimulatorPage
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [
+        ("touch 1 2", Touch(1, 2)),
+        ("TOUCH 4 0", Touch(4, 0)),
+        ("clue a", Act("clue", "A")),
+        ("pass B", Act("pass", "B")),
+        ("undo", Act("undo")),
+        ("penalty", Act("penalty")),
+        ("press A clue", Press("A", KeyName.CLUE)),
+        ("press b menu long", Press("B", KeyName.MENU, long=True)),
+        ("wait 250", 0.25),
+    ],
+)
+def test_script_lines(line: str, event: object) -> None:
+    assert parse_line(line) == event
+
+
+@given(st.text(max_size=40))
+def test_any_text_is_an_event_or_a_value_error(text: str) -> None:
+    try:
+        parse_line(text)
+    except ValueError as e:
+        assert str(e)
+
+
+def test_a_bad_script_line_is_named_with_its_line() -> None:
+    with pytest.raises(ScriptLineError) as info:
+        parse_script("clue A\n\n# ok\npress A dance\n", source="game.txt")
+    assert info.value.line == 4
+    assert str(info.value) == "game.txt line 4: 'press A dance': key 'dance': expected clue, " + (
+        "pass, undo or menu"
+    )
+
+
+def test_the_script_input_emits_in_order_and_waits() -> None:
+    got: list[object] = []
+    waited: list[float] = []
+    done = threading.Event()
+    steps = parse_script("clue A\nwait 1000\ntouch 0 0\npress B undo\n")
+
+    ScriptInput(steps, got.append, speed=0.5, on_done=done.set, pause=waited.append).start()
+    assert done.wait(10)
+    assert got == [Act("clue", "A"), Touch(0, 0), Press("B", KeyName.UNDO)]
+    assert waited == [0.5]  # 1 s of script at half speed
+
+
+@pytest.fixture
+def page():
+    inputs: list[object] = []
+    frame = ScreenFrame(b"\x89PNG fake", 3, False, "partial", "epd2in7_V2")
+    p = SimulatorPage(
+        screens=lambda: {"A": frame, "B": frame},
+        emit=inputs.append,
+        status=lambda: {"game": "g1", "state": None, "error": None},
+        port=0,
+    ).start()
+    yield p, inputs
+    p.stop()
+
+
+def post(url: str, body: bytes) -> tuple[int, dict]:
+    req = urllib.request.Request(url, data=body, method="POST")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def test_the_page_turns_a_click_into_an_input(page) -> None:
+    p, inputs = page
+    assert post(p.url + "input", b"press A menu long") == (200, {"accepted": "press A menu long"})
+    assert inputs == [Press("A", KeyName.MENU, long=True)]
+    with urllib.request.urlopen(p.url + "status", timeout=10) as r:
+        status = json.load(r)
+    assert status["screens"]["A"] == {
+        "frame": 3,
+        "busy": False,
+        "refresh": "partial",
+        "model": "epd2in7_V2",
+    }
+    with urllib.request.urlopen(p.url + "screen/B.png", timeout=10) as r:
+        assert r.read() == b"\x89PNG fake"
+    with urllib.request.urlopen(p.url, timeout=10) as r:
+        assert b"keystand simulator" in r.read()
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (b"touch 7 7", "rows and columns are 0..4"),
+        (b"wait 10", "wait is for scripts"),
+        (b"\xff\xfe\x00", "unknown event"),
+        (b"x" * 500, "send one input line"),
+        (b"", "send one input line"),
+    ],
+)
+def test_garbage_from_the_page_is_refused_and_changes_nothing(page, body: bytes, says: str):
+    p, inputs = page
+    code, answer = post(p.url + "input", body)
+    assert code == 400
+    assert says in answer["error"]
+    assert inputs == []
+
+
+def test_unknown_paths_are_404(page) -> None:
+    p, _ = page
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(p.url + "etc/passwd", timeout=10)
+    assert info.value.code == 404
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::"])
+def test_the_page_binds_to_loopback_only(host: str) -> None:
+    with pytest.raises(ValueError, match="only a loopback address"):
+        SimulatorPage(screens=dict, emit=print, status=dict, host=host, port=0)
+
+
+def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:
+    profile = tmp_path / "kbd.toml"
+    profile.write_text('[panels]\nspeed = 0\n[input]\nkinds = ["keyboard"]\n')
+    state = tmp_path / "state"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "keystand",
+            "run",
+            "--profile",
+            str(profile),
+            "--state-dir",
+            str(state),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    proc.stdin.write("clue B\nnonsense here\npress A pass\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    journal = state / "current.journal"
+    while time.monotonic() < deadline:
+        if journal.exists() and journal.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)  # the refused pass and the garbage line, handled after the clue
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "keyboard line 2: 'nonsense here': unknown event 'nonsense'" in err
+    done = subprocess.run(
+        [sys.executable, "-m", "keystand", "state", "--state-dir", str(state), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    got = json.loads(done.stdout)
+    assert (got["phase"], got["clue_giver"], got["guesser"]) == ("guessing", "B", "A")
