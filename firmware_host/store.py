@@ -152,7 +152,10 @@ class Store:
         self._journal.append({"t": "event", "e": str(event), "at": _now()})
 
     def finish(self, state: Duet) -> dict[str, Any]:
-        """Close the current game: a history line, the journal kept under games/."""
+        """Close the current game: a history line, the journal kept under games/.
+
+        Safe to repeat after a power cut part way through: the history line and
+        the campaign count are written once per game id, then the journal moves."""
         entry = {
             "id": self.game_id,
             "date": _now(),
@@ -164,13 +167,14 @@ class Store:
             "turns_used": state.tokens_spent,
             "agents_found": state.agents_found,
         }
-        with open(self.root / "history.jsonl", "a", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), 0o600)
-            f.write(json.dumps(entry, sort_keys=True) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+        if not any(g.get("id") == self.game_id for g in self.history(limit=3)):
+            with open(self.root / "history.jsonl", "a", encoding="utf-8") as f:
+                os.fchmod(f.fileno(), 0o600)
+                f.write(json.dumps(entry, sort_keys=True) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
         if state.score is not None:
-            self._campaign_win(str(state.mission), state.score)
+            self._campaign_win(str(state.mission), state.score, str(self.game_id))
         if self._journal is not None:
             self._journal.close()
             self._journal = None
@@ -211,8 +215,12 @@ class Store:
             return {"missions": {}}
         return data if isinstance(data, dict) and "missions" in data else {"missions": {}}
 
-    def _campaign_win(self, mission: str, score: int) -> None:
+    def _campaign_win(self, mission: str, score: int, game_id: str) -> None:
         data = self.campaign()
+        counted = data.setdefault("counted", [])  # the last wins counted, by game id
+        if game_id in counted:
+            return
+        data["counted"] = [*counted, game_id][-20:]
         entry = data["missions"].setdefault(mission, {"won": 0, "best": score})
         entry["won"] += 1
         entry["best"] = max(entry["best"], score)

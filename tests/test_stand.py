@@ -4,6 +4,7 @@ seats, the menu, journaling before anything is shown, resuming after a restart."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -207,3 +208,37 @@ def test_an_unreadable_history_line_is_passed_over(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
     (tmp_path / "s" / "history.jsonl").write_text('{"id": "a", "result": "won"}\n{"id": "b", "res')
     assert [e["id"] for e in store.history()] == ["a"]
+
+
+def test_finishing_again_after_a_power_cut_counts_the_game_once(tmp_path: Path) -> None:
+    """A cut between the history line and the journal's move: on restart the game
+    is resumed and finished again; history and campaign count it once."""
+    store = Store(tmp_path / "s")
+    state = Duet.start(generate(3))
+    store.start_game(state)
+    card = state.card
+    events = [rules.Clue(Seat.A)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.A))]
+    events += [rules.Pass(Seat.B), rules.Clue(Seat.B)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.B) - card.agents(Seat.A))]
+    for event in events:
+        state, _ = state.apply(event)
+        store.record(event)
+    assert state.status is Status.WON
+    game_id = store.game_id
+
+    def cut(*args, **kwargs):
+        raise OSError("power cut")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "replace", cut)
+        with pytest.raises(OSError, match="power cut"):
+            store.finish(state)
+    store.close()
+    again = Store(tmp_path / "s")
+    resumed = again.resume()
+    assert resumed is not None and resumed.game_id == game_id
+    again.finish(resumed.state)
+    assert [g["id"] for g in again.history()] == [game_id]
+    assert again.campaign()["missions"]["9-9"]["won"] == 1
+    assert not again.current_path.exists()
