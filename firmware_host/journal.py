@@ -122,6 +122,8 @@ class Journal:
         self.path = path
         self._fd = fd
         self._next_seq = next_seq
+        self._size = os.fstat(fd).st_size if fd >= 0 else 0  # the end of the good records
+        self._broken: str | None = None  # why appending is no longer safe
 
     @classmethod
     def open(cls, path: Path) -> tuple[Journal, list[Record], Recovery]:
@@ -135,6 +137,7 @@ class Journal:
             if damaged:
                 copy = _free_name(path)
                 shutil.copyfile(path, copy)  # a copy, not a link: the original is cut next
+                os.chmod(copy, 0o600)  # it holds the card: the service user's only
                 recovery = Recovery(size - end, copy)
             elif size > end:
                 recovery = Recovery(size - end)
@@ -154,8 +157,14 @@ class Journal:
         return self._next_seq
 
     def append(self, data: dict[str, Any]) -> Record:
-        """Write one record and fsync it; raises JournalError if the disk refuses."""
+        """Write one record and fsync it; raises JournalError if the disk refuses.
+
+        A failed append leaves the file as it was (what was written of the record
+        is cut off again), so later records never follow a half record. If even
+        that fails, the journal refuses every further append."""
         record = Record(self._next_seq, data)
+        if self._broken:
+            raise JournalError(f"journal {self.path}: {self._broken}")
         line = encode(record.seq, data)
         try:
             written = os.write(self._fd, line)
@@ -163,9 +172,18 @@ class Journal:
                 raise OSError(f"short write: {written} of {len(line)} bytes")
             os.fsync(self._fd)
         except OSError as e:
+            self._cut_back()
             raise JournalError(f"journal {self.path}: cannot write record {record.seq}: {e}") from e
+        self._size += len(line)
         self._next_seq += 1
         return record
+
+    def _cut_back(self) -> None:
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError as e:
+            self._broken = f"a failed write could not be taken back ({e}); restart the stand"
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -125,3 +125,42 @@ def test_a_full_disk_is_a_journal_error() -> None:
         journal.append(RECORDS[0])
     journal.close()
     assert journal.next_seq == 0
+
+
+def test_a_failed_fsync_leaves_no_half_record_behind(tmp_path: Path, monkeypatch) -> None:
+    """A write that reaches the file but whose fsync fails is taken back, so the
+    records after it are not lost as damage on the next start."""
+    path = tmp_path / "g.journal"
+    journal, _, _ = Journal.open(path)
+    journal.append(RECORDS[0])
+    real = os.fsync
+    calls = {"n": 0}
+
+    def flaky(fd: int) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", flaky)
+    with pytest.raises(JournalError, match="cannot write record 1"):
+        journal.append(RECORDS[1])
+    journal.append(RECORDS[2])  # the same sequence number, now after a clean end
+    journal.close()
+    monkeypatch.setattr(os, "fsync", real)
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == [RECORDS[0], RECORDS[2]]
+    assert recovery.clean
+
+
+def test_a_damaged_copy_is_private(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    write(path, RECORDS)
+    spoiled = bytearray(path.read_bytes())
+    spoiled[len(encode(0, RECORDS[0])) + 30] ^= 0x01
+    path.write_bytes(bytes(spoiled))
+    journal, _, recovery = Journal.open(path)
+    journal.close()
+    assert recovery.damaged_copy is not None
+    assert stat.S_IMODE(recovery.damaged_copy.stat().st_mode) == 0o600

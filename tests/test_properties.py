@@ -14,9 +14,9 @@ returns to the state before the last accepted event not yet undone (a stack, so
 undo after undo goes one more step back) and reopens a finished game. Pinned here
 from the wording of NOTES.md: a penalty needs a current clue and comes once per
 clue ("Invalid clue: one token is discarded"); a pass with the bank already empty
-(a penalty took the last token) takes nothing and starts sudden death; a bystander
-with the bank empty loses like one with a single check token left ("a turn that
-uses more tokens than you have loses at once"); in sudden death a seat with words
+(a penalty took the last token) takes nothing and starts sudden death, and so does
+a bystander then (the immediate loss "will happen only when you have 1 timer token
+left, it is checkmark side up"); in sudden death a seat with words
 left may press its key ("I am guessing") even when it is the only such seat.
 
 Event streams are lists of "intents": an intent is either a fully random event or
@@ -283,6 +283,8 @@ class Ref:
             return replace(state, byst=self.byst - 1).end_turn(), None
         if self.check >= 2:
             return replace(state, check=self.check - 2).end_turn(), None
+        if self.check == 0:  # a penalty emptied the bank: the turn ends, no token to mark
+            return state.end_turn(), None
         return replace(state, status="lost", reason="out_of_time"), None
 
 
@@ -762,7 +764,9 @@ def test_a_sudden_death_win_scores_passes_minus_one(loose):
 def test_a_penalty_that_empties_the_bank(ending):
     """NOTES.md "The time bank": the penalty discards the only token and the guesser
     goes on; a pass then takes nothing and sudden death follows ("a turn ends with the
-    bank empty"); a bystander needs a token the bank no longer has: lost at once."""
+    bank empty"); so does a bystander: the immediate loss "will happen only when you
+    have 1 timer token left, it is checkmark side up, and the guessing side guesses a
+    bystander", and here none is left."""
     card = generate(11)
     game = Game(card, Mission(1, 1), False)
     game.step(Clue(Seat.A))
@@ -776,5 +780,5 @@ def test_a_penalty_that_empties_the_bank(ending):
         assert game.state.phase is Phase.SUDDEN_DEATH and game.state.passes == 0
     else:
         game.step(Touch.at(min(cells_of(card, Seat.A, Key.BYSTANDER))))
-        assert (game.state.status, game.state.reason) == (Status.LOST, Reason.OUT_OF_TIME)
+        assert game.state.phase is Phase.SUDDEN_DEATH and game.state.mistake_tokens == 0
     game.check_replay()

@@ -767,13 +767,18 @@ def test_penalty_on_the_last_token_then_a_pass_starts_sudden_death():
     assert (s.status, s.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
 
 
-def test_penalty_on_the_last_token_then_a_bystander_loses():
-    """Rulebook: "However, if a turn causes you to use up more tokens than you have, you lose
-    immediately." A bystander needs a token the penalty already took."""
+def test_penalty_on_the_last_token_then_a_bystander_goes_to_sudden_death():
+    """Rulebook: "If a turn uses up your last token or your last two tokens, you play a
+    sudden-death turn, as usual. However, if a turn causes you to use up more tokens than
+    you have, you lose immediately. This will happen only when you have 1 timer token left,
+    it is checkmark side up, and the guessing side guesses a bystander." After the penalty
+    took the last token no token is left at all: the bystander ends the turn unmarked and
+    sudden death follows (the stand's reading; the rulebook names only the one loss)."""
     s = play(start(Mission(1, 0)), CLUE_A, PENALTY)
     s, out = step(s, T(18))
-    assert out.result is Result.BYSTANDER
-    assert (s.status, s.reason, s.phase) == (Status.LOST, Reason.OUT_OF_TIME, Phase.OVER)
+    assert out.result is Result.BYSTANDER and out.tokens == 0 and out.turn_over
+    assert (s.status, s.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
+    assert s.tokens_spent + s.turns_left == 1
 
 
 # ----- sudden death -------------------------------------------------------------------

@@ -428,6 +428,12 @@ class Duet:
             # by removing two checkmark-side-up tokens ... The mistake costs you two turns"
             tokens = 2
             state = replace(state, bank_check=self.bank_check - 2)
+        elif self.turns_left == 0:
+            # An invalid-clue penalty took the last token this turn: nothing is left
+            # to mark the word with, and the turn ends into sudden death like a pass.
+            # The immediate loss "will happen only when you have 1 timer token left,
+            # it is checkmark side up, and the guessing side guesses a bystander".
+            tokens = 0
         else:
             # "if a turn causes you to use up more tokens than you have, you lose
             # immediately."
