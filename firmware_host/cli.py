@@ -224,21 +224,18 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     root = args.state_dir or default_state_dir()
     if not (root / "current.journal").exists():
         raise UsageError(f"no game in {root} (is it the service's state dir?)")
-    store = Store(root)
-    try:
-        resumed = store.resume()
-    finally:
-        store.close()
-    if resumed is None:
+    found = Store(root).peek()  # read only: the service may be running
+    if found is None:
         raise UsageError(f"no game in {root}")
-    data = state_json(resumed.state)
+    state, game_id = found
+    data = state_json(state)
     if args.json:
         json.dump(data, out)
         out.write("\n")
     else:
-        print(f"game {resumed.game_id}: {data['status']}, {data['phase']}", file=out)
+        print(f"game {game_id}: {data['status']}, {data['phase']}", file=out)
         print(f"turns left {data['turns_left']}, mistakes left {data['mistakes_left']}", file=out)
-        print(_board(resumed.state), file=out)
+        print(_board(state), file=out)
     return 0
 
 

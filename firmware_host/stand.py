@@ -16,6 +16,7 @@ Keys of a seat (labelled on the stand): clue, pass, undo, menu.
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -23,9 +24,12 @@ from typing import Any
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 
 from . import rules
+from .journal import JournalError
 from .rules import Duet, Mission, Outcome, Rejection, Seat, Status
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
+
+log = logging.getLogger(__name__)
 
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
@@ -100,7 +104,11 @@ class Stand:
 
     def boot(self) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game."""
-        resumed = self.store.resume()
+        try:
+            resumed = self.store.resume()
+        except JournalError as e:  # kept aside by the store: nothing is lost
+            log.warning("%s; dealing a new game", e)
+            resumed = None
         if resumed is None:
             self.new_game()
         else:

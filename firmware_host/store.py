@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .journal import Journal, JournalError, Recovery
+from .journal import Journal, JournalError, Record, Recovery, read
 from .rules import Card, CardError, Duet, Event, EventError, Mission, MissionError, parse_event
 
 CURRENT = "current.journal"
@@ -62,11 +62,16 @@ def atomic_write(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    dfd = os.open(path.parent, os.O_RDONLY)
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename in `path` durable."""
+    fd = os.open(path, os.O_RDONLY)
     try:
-        os.fsync(dfd)
+        os.fsync(fd)
     finally:
-        os.close(dfd)
+        os.close(fd)
 
 
 class Store:
@@ -91,7 +96,10 @@ class Store:
     # ----- the current game -----------------------------------------------------------
 
     def resume(self) -> Resumed | None:
-        """The current game rebuilt from its journal (a torn tail cut off), or None."""
+        """The current game rebuilt from its journal (a torn tail cut off), or None.
+
+        A journal whose last record is an end (a power cut while the game was being
+        archived) is archived now, and there is no game to resume."""
         if not self.current_path.exists():
             return None
         journal, records, recovery = Journal.open(self.current_path)
@@ -99,6 +107,31 @@ class Store:
             journal.close()
             self.current_path.unlink()
             return None
+        try:
+            state, game_id, skipped = self._replay(records)
+        except JournalError:
+            journal.close()
+            aside = self.root / "games" / f"unreadable-{int(time.time())}.journal"
+            os.replace(self.current_path, aside)
+            raise
+        self._journal = journal
+        self.game_id = game_id
+        if records[-1].data.get("t") == "end":
+            self._archive(state)
+            return None
+        return Resumed(state, game_id, recovery, skipped)
+
+    def peek(self) -> tuple[Duet, str] | None:
+        """The current game and its id, read without changing anything on disk."""
+        if not self.current_path.exists():
+            return None
+        records, _, _ = read(self.current_path)
+        if not records or records[-1].data.get("t") == "end":
+            return None
+        state, game_id, _ = self._replay(records)
+        return state, game_id
+
+    def _replay(self, records: list[Record]) -> tuple[Duet, str, tuple[str, ...]]:
         head = records[0].data
         try:
             card = Card.parse(str(head["card"]))
@@ -106,25 +139,19 @@ class Store:
             loose = bool(head.get("loose", False))
             game_id = str(head["id"])
         except (KeyError, CardError, MissionError) as e:
-            # A start record we cannot read: keep the file aside, start afresh.
-            journal.close()
-            aside = self.root / "games" / f"unreadable-{int(time.time())}.journal"
-            os.replace(self.current_path, aside)
-            raise JournalError(
-                f"{self.current_path}: start record unusable ({e}); kept as {aside}"
-            ) from e
+            raise JournalError(f"{self.current_path}: start record unusable ({e})") from e
         state = Duet.start(card, mission, loose_order=loose)
         skipped = []
         for record in records[1:]:
+            if record.data.get("t") == "end":
+                continue
             try:
                 event = parse_event(str(record.data["e"]))
             except (KeyError, EventError) as e:
                 skipped.append(f"record {record.seq}: {e}")
                 continue
             state, _ = state.apply(event)
-        self._journal = journal
-        self.game_id = game_id
-        return Resumed(state, game_id, recovery, tuple(skipped))
+        return state, game_id, tuple(skipped)
 
     def start_game(self, state: Duet, *, previous: Duet | None = None) -> None:
         """Archive the current game (if any) and journal a new one from `state`."""
@@ -154,8 +181,15 @@ class Store:
     def finish(self, state: Duet) -> dict[str, Any]:
         """Close the current game: a history line, the journal kept under games/.
 
-        Safe to repeat after a power cut part way through: the history line and
-        the campaign count are written once per game id, then the journal moves."""
+        First an end record goes into the journal: after a power cut part way
+        through, the next start finishes the archiving instead of resuming a game
+        the players left. The history line and the campaign count are written once
+        per game id, then the journal moves."""
+        if self._journal is not None:
+            self._journal.append({"t": "end", "at": _now(), "result": state.status.value})
+        return self._archive(state)
+
+    def _archive(self, state: Duet) -> dict[str, Any]:
         entry = {
             "id": self.game_id,
             "date": _now(),
@@ -180,6 +214,8 @@ class Store:
             self._journal = None
         if self.current_path.exists():
             os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
+            _fsync_dir(self.root / "games")
+            _fsync_dir(self.root)
         self._rotate()
         self.game_id = None
         return entry

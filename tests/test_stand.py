@@ -212,7 +212,7 @@ def test_an_unreadable_history_line_is_passed_over(tmp_path: Path) -> None:
 
 def test_finishing_again_after_a_power_cut_counts_the_game_once(tmp_path: Path) -> None:
     """A cut between the history line and the journal's move: on restart the game
-    is resumed and finished again; history and campaign count it once."""
+    is archived, not resumed; history and campaign count it once."""
     store = Store(tmp_path / "s")
     state = Duet.start(generate(3))
     store.start_game(state)
@@ -236,9 +236,42 @@ def test_finishing_again_after_a_power_cut_counts_the_game_once(tmp_path: Path) 
             store.finish(state)
     store.close()
     again = Store(tmp_path / "s")
-    resumed = again.resume()
-    assert resumed is not None and resumed.game_id == game_id
-    again.finish(resumed.state)
+    assert again.resume() is None  # the end record: archived now, not resumed
     assert [g["id"] for g in again.history()] == [game_id]
+    assert again.history()[0]["result"] == "won"
     assert again.campaign()["missions"]["9-9"]["won"] == 1
     assert not again.current_path.exists()
+
+
+def test_an_abandoned_game_is_not_resumed_after_a_cut_while_archiving(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s")
+    state = Duet.start(generate(4))
+    store.start_game(state)
+    state, _ = state.apply(rules.Clue(Seat.A))
+    store.record(rules.Clue(Seat.A))
+
+    def cut(*args, **kwargs):
+        raise OSError("power cut")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "replace", cut)
+        with pytest.raises(OSError, match="power cut"):
+            store.finish(state)  # history written, the journal not yet moved
+    store.close()
+    stand = Stand(Store(tmp_path / "s"), new_card=card_seq(50))
+    assert stand.boot() is None  # a new game, not the one the players left
+    assert stand.state.card == generate(50)
+    assert [g["result"] for g in stand.store.history()] == ["abandoned"]
+
+
+def test_an_unreadable_journal_is_kept_aside_and_the_stand_still_boots(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    root.mkdir()
+    from keystand.journal import encode
+
+    (root / "current.journal").write_bytes(encode(0, {"t": "start", "card": "no card"}))
+    stand = Stand(Store(root), new_card=card_seq(60))
+    stand.boot()
+    assert stand.state is not None and stand.state.card == generate(60)
+    kept = list((root / "games").glob("unreadable-*.journal"))
+    assert len(kept) == 1 and b"no card" in kept[0].read_bytes()
