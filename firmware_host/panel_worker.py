@@ -91,6 +91,7 @@ class PanelWorker:
         self._shown: Image.Image | None = None
         self._busy = False
         self._stopping = False
+        self._exited = False
         self._thread = threading.Thread(target=self._run, name=f"panel-{name}", daemon=True)
 
     def start(self) -> PanelWorker:
@@ -114,36 +115,58 @@ class PanelWorker:
             return self._busy or self._pending is not None
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """Block until every frame handed over has been drawn (tests, shutdown)."""
+        """Block until every frame handed over has been drawn (tests, shutdown);
+        False if `timeout` passed first or the worker stopped with frames undrawn."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while self._busy or self._pending is not None:
+                if self._exited:
+                    return False
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
                 self._cond.wait(left)
             return True
 
-    def stop(self, timeout: float | None = None) -> None:
+    @property
+    def alive(self) -> bool:
+        """Whether the worker thread runs (False once stopped, or stuck: see stop)."""
+        return self._thread.is_alive()
+
+    def stop(self, timeout: float | None = None) -> bool:
+        """Ask the worker to end after the refresh in progress; True if it has."""
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
         if self._thread.is_alive():
             self._thread.join(timeout)
+        return not self._thread.is_alive()
 
     def _run(self) -> None:
-        pause = self.retry[0]
+        try:
+            self._loop()
+        finally:
+            with self._cond:
+                self._exited = True
+                self._cond.notify_all()
+
+    def _next_job(self) -> _Pending | None:
+        """Wait for a frame (putting the panel to sleep when idle); None: stop."""
         while True:
             with self._cond:
-                while self._pending is None and not self._stopping:
-                    if not self._cond.wait(self.idle_sleep):
-                        self._sleep_panel()
                 if self._stopping:
-                    return
-                job = self._pending
-                assert job is not None
-                self._pending = None
-                self._busy = True
+                    return None
+                if self._pending is not None:
+                    job, self._pending = self._pending, None
+                    self._busy = True
+                    return job
+                idle = not self._cond.wait(self.idle_sleep)
+            if idle:  # outside the lock: show() must never wait for a panel
+                self._sleep_panel()
+
+    def _loop(self) -> None:
+        pause = self.retry[0]
+        while (job := self._next_job()) is not None:
             try:
                 self._draw(job)
                 pause = self.retry[0]
@@ -160,7 +183,10 @@ class PanelWorker:
                         self._pending.full = True
                     self._shown = None
                     self._busy = False
-                    self._cond.wait(pause)
+                    # The whole pause, however many frames arrive meanwhile.
+                    retry_at = time.monotonic() + pause
+                    while not self._stopping and (left := retry_at - time.monotonic()) > 0:
+                        self._cond.wait(left)
                 pause = min(pause * 2, self.retry[1])
                 continue
             with self._cond:

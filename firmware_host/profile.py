@@ -134,6 +134,16 @@ def load(name_or_path: str) -> Profile:
         raise ProfileError(source, "stand.driver", f"{profile.driver!r}: expected sim or waveshare")
     if not 0 <= profile.max_partials <= 1000:
         raise ProfileError(source, "stand.max_partials", "expected 0..1000")
+    if not 1 <= profile.idle_sleep <= 86400:
+        raise ProfileError(source, "stand.idle_sleep", "expected 1..86400 seconds")
+    if not 1 <= profile.undo_window <= 60:
+        raise ProfileError(source, "stand.undo_window", "expected 1..60 seconds")
+    from keystand.layouts import languages  # the strings files say which there are
+
+    if profile.lang not in languages():
+        raise ProfileError(
+            source, "stand.lang", f"{profile.lang!r}: expected one of {', '.join(languages())}"
+        )
     if not 1 <= profile.port <= 65535:
         raise ProfileError(source, "input.port", "expected 1..65535")
     return profile

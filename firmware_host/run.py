@@ -165,11 +165,10 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     while not done.wait(0.5):
         pass
     service.stop()
-    loop.join(30)
+    loop.join(5)  # the loop ends after the input in hand
     if page:
         page.stop()
-    service.drain(timeout=60)
-    service.shutdown()
+    service.shutdown(timeout=20)  # the last frames, then the neutral picture
     if shown_log is not None:
         shown_log.close()
     return 0

@@ -79,7 +79,6 @@ class Service:
         }
         self._drawn_version = -1
         self._stop = threading.Event()
-        self.changed = threading.Condition()  # notified after every redraw (simulator page)
 
     def submit(self, event: InputEvent) -> None:
         """Hand an input to the loop (any thread); returns at once."""
@@ -141,12 +140,15 @@ class Service:
         self.stand.full_refresh = False
         self._drawn_version = self.stand.version
         self.stats.redraws += 1
-        with self.changed:
-            self.changed.notify_all()
 
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until both panels show the newest frames."""
-        return all(w.wait_idle(timeout) for w in self.workers.values())
+        """Wait until both panels show the newest frames (`timeout` for all of them)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        done = [
+            w.wait_idle(None if deadline is None else max(0.0, deadline - time.monotonic()))
+            for w in self.workers.values()
+        ]
+        return all(done)
 
     def stop(self) -> None:
         self._stop.set()
@@ -154,15 +156,21 @@ class Service:
 
     def shutdown(self, timeout: float = 30.0) -> None:
         """Blank both screens to a neutral picture (e-ink keeps its last image
-        without power), let the panels finish, put them to sleep."""
+        without power), let the panels finish, put them to sleep; all within
+        `timeout` seconds. A panel still stuck then is left alone (its worker
+        thread holds it), so shutdown never hangs on one."""
+        deadline = time.monotonic() + timeout
+        self.drain(timeout / 2)  # the frames already handed over are shown first
         for seat, worker in self.workers.items():
             try:
                 worker.show(self.blank(self.stand, seat, worker.panel), full=True)
             except Exception:
                 log.exception("cannot blank seat %s's screen", seat.value)
+        self.drain(max(0.0, deadline - time.monotonic()))
         for worker in self.workers.values():
-            worker.wait_idle(timeout)
-            worker.stop(timeout)
+            if not worker.stop(max(0.0, deadline - time.monotonic())):
+                log.warning("panel %s is stuck; not putting it to sleep", worker.name)
+                continue
             try:
                 worker.panel.sleep()
                 worker.panel.close()

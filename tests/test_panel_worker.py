@@ -178,3 +178,58 @@ def test_a_frame_of_the_wrong_size_is_reported_not_fatal() -> None:
     worker.stop(WAIT)
     assert "image is 10x10, expected 176x264" in str(errors[0])
     assert panel.counts[Refresh.FULL] == 1
+
+
+def test_putting_a_panel_to_sleep_never_blocks_show() -> None:
+    """A slow sleep (a real panel waits for BUSY) runs outside the worker's lock."""
+    entered, release = threading.Event(), threading.Event()
+
+    class SlowSleep(SimPanel):
+        def _sleep(self) -> None:
+            entered.set()
+            release.wait(WAIT)
+            super()._sleep()
+
+    panel = SlowSleep("epd2in9_V2", rotation=90, speed=0)
+    worker = PanelWorker(panel, name="A", idle_sleep=0.01).start()
+    worker.show(frame(1, (296, 128)))
+    assert entered.wait(WAIT)  # the worker is inside sleep()
+    done = threading.Event()
+    threading.Thread(target=lambda: (worker.show(frame(2, (296, 128))), done.set())).start()
+    assert done.wait(WAIT)  # show() returned while sleep() is still running
+    release.set()
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+
+
+def test_a_stuck_panel_does_not_hang_stop_or_wait_idle() -> None:
+    gate = threading.Event()
+    panel = SimPanel("epd2in7_V2", wait=lambda s: gate.wait(WAIT))
+    worker = PanelWorker(panel, name="A").start()
+    worker.show(frame(1, (176, 264)))
+    assert wait_until(lambda: panel.busy)
+    worker.show(frame(2, (176, 264)))
+    assert worker.stop(0.05) is False  # still inside the refresh: reported, not waited for
+    assert worker.alive
+    gate.set()
+    assert wait_until(lambda: not worker.alive)
+    assert worker.wait_idle(None) is False  # stopped with a frame undrawn: no hang
+
+
+def test_retries_keep_their_pause_while_frames_keep_coming() -> None:
+    attempts: list[float] = []
+
+    class Broken(SimPanel):
+        def _display(self, frame, refresh):
+            attempts.append(time.monotonic())
+            raise PanelError("no answer: is the cable in?")
+
+    panel = Broken("epd2in7_V2", speed=0)
+    worker = PanelWorker(panel, name="A", retry=(0.2, 0.2)).start()
+    worker.show(frame(1, (176, 264)))
+    assert wait_until(lambda: len(attempts) == 1)
+    for n in range(50):  # a burst of touches during the pause
+        worker.show(frame(n + 2, (176, 264)))
+    worker.stop(WAIT)
+    # One attempt per pause at most: the burst did not cut the pause short.
+    assert len(attempts) <= 2

@@ -45,6 +45,10 @@ def test_per_seat_panels_override_the_shared_ones(tmp_path: Path) -> None:
         ("[screens]\n", "screens", "unknown table"),
         ("[stand\n", "profile", "not TOML"),
         ("[stand]\ndriver = 'epaper'\n", "stand.driver", "expected sim or waveshare"),
+        ("[stand]\nidle_sleep = inf\n", "stand.idle_sleep", "expected 1..86400"),
+        ("[stand]\nidle_sleep = 0\n", "stand.idle_sleep", "expected 1..86400"),
+        ("[stand]\nundo_window = nan\n", "stand.undo_window", "expected 1..60"),
+        ("[stand]\nlang = 'fr'\n", "stand.lang", "expected one of de, en, ru"),
     ],
 )
 def test_a_bad_profile_names_file_key_and_what_is_wrong(

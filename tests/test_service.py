@@ -140,7 +140,9 @@ def test_the_end_screen_and_a_new_game_get_full_refreshes(tmp_path: Path) -> Non
     try:
         card = service.stand.state.card
         assassin = min(i for i, k in enumerate(card.a) if k.value == "X")
+        assert service.drain(WAIT)
         service.step(Act("clue", "A"))
+        assert service.drain(WAIT)  # each frame drawn before the next (none coalesced)
         service.step(Touch(*divmod(assassin, 5)))
         assert service.drain(WAIT)
         assert service.stand.state.status is Status.LOST
