@@ -30,7 +30,7 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
         view = views.neutral(layouts.Neutral.IDLE)
     else:
         asked = stand.undo_request.seat if stand.undo_request else None
-        view = views.for_seat(stand.state, seat, undo_asked=asked)
+        view = views.for_seat(stand.state, seat, undo_asked=asked, reveal=stand.revealed)
     return layouts.render(view, spec(panel), lang)
 
 
@@ -47,6 +47,8 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
+        elif item is Item.NEW_GAME and menu.confirming:
+            lines.append(layouts.MenuLine(entry, "confirm"))
         else:
             lines.append(layouts.MenuLine(entry))
     history = None

@@ -52,21 +52,25 @@ class Settings:
     loose_order: bool = False
     lang: tuple[str, str] = ("en", "en")  # seat A, seat B
     undo_window: float = UNDO_WINDOW
+    # How long the end screen holds back the key, so both seats can still undo a
+    # stray last touch: once they have seen the whole card the game cannot go on.
+    reveal_delay: float = 10.0
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
 
 
 class Item(enum.Enum):
-    """The menu's entries, top to bottom."""
+    """The menu's entries, top to bottom. The menu opens on Close, so a double
+    press of the menu key closes it again instead of doing anything."""
 
+    CLOSE = "close"
     NEW_GAME = "new_game"
     MISSION = "mission"
     ORDER = "order"
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
-    CLOSE = "close"
 
 
 @dataclass
@@ -74,6 +78,8 @@ class Menu:
     seat: Seat
     index: int = 0
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
+    confirming: bool = False  # New game chosen once while a game is in play
+    custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
 
     @property
@@ -99,6 +105,7 @@ class Stand:
     undo_request: UndoRequest | None = None
     full_refresh: bool = True  # the next frames want a full refresh
     version: int = 0  # goes up with every change a screen may show
+    ended_at: float | None = None  # when the game in play ended (None: not, or long ago)
 
     # ----- start-up -------------------------------------------------------------------
 
@@ -131,6 +138,7 @@ class Stand:
         self.state = state
         self.menus.clear()
         self.undo_request = None
+        self.ended_at = None
         self.full_refresh = True
         self.version += 1
 
@@ -141,37 +149,48 @@ class Stand:
         self.tick(now)
         before = self.version
         if isinstance(event, Touch):
-            self._game(rules.Touch(event.row, event.col))
+            self._game(rules.Touch(event.row, event.col), now)
         elif isinstance(event, Act):
-            self._act(event)
+            self._act(event, now)
         elif isinstance(event, Press):
             seat = Seat(event.seat)
             if seat in self.menus:
-                self._menu_key(seat, event)
+                self._menu_key(seat, event, now)
             else:
                 self._game_key(seat, event, now)
         else:
             raise TypeError(f"not an input event: {event!r}")
         return self.version != before
 
+    @property
+    def revealed(self) -> bool:
+        """Whether the finished game's key may be shown (undo is then refused)."""
+        return self.ended_at is None
+
     def tick(self, now: float) -> bool:
-        """Let time pass: an unanswered undo request lapses."""
+        """Let time pass: an unanswered undo request lapses; a held key is shown."""
+        changed = False
         req = self.undo_request
         if req and now - req.at > self.settings.undo_window:
             self.undo_request = None
+            changed = True
+        if self.ended_at is not None and now - self.ended_at >= self.settings.reveal_delay:
+            self.ended_at = None  # the end screen with both sides: a full refresh
+            self.full_refresh = True
+            changed = True
+        if changed:
             self.version += 1
-            return True
-        return False
+        return changed
 
-    def _act(self, act: Act) -> None:
+    def _act(self, act: Act, now: float) -> None:
         if act.verb == "clue":
-            self._game(rules.Clue(Seat(act.seat)))
+            self._game(rules.Clue(Seat(act.seat)), now)
         elif act.verb == "pass":
-            self._game(rules.Pass(Seat(act.seat)))
+            self._game(rules.Pass(Seat(act.seat)), now)
         elif act.verb == "undo":
-            self._game(rules.Undo())
+            self._game(rules.Undo(), now)
         else:
-            self._game(rules.Penalty())
+            self._game(rules.Penalty(), now)
 
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
         if press.key is KeyName.MENU:
@@ -180,32 +199,38 @@ class Stand:
                 self.version += 1
             return
         if self.state is None or (
-            self.state.status is not Status.PLAYING and press.key is KeyName.CLUE
+            self.state.status is not Status.PLAYING and self.revealed and press.key is KeyName.CLUE
         ):
-            self.new_game()  # on the end screen, clue deals the next game
+            self.new_game()  # on the end screen (the key shown), clue deals the next game
             return
         if press.key is KeyName.CLUE:
-            self._game(rules.Clue(seat))
+            self._game(rules.Clue(seat), now)
         elif press.key is KeyName.PASS:
-            self._game(rules.Pass(seat))
+            self._game(rules.Pass(seat), now)
         elif press.key is KeyName.UNDO:
+            if self.state.status is not Status.PLAYING and self.revealed:
+                return  # both sides were shown: nothing to ask for
             req = self.undo_request
             if req is not None and req.seat is not seat:
                 self.undo_request = None
-                self._game(rules.Undo())
+                self._game(rules.Undo(), now)
             else:
                 self.undo_request = UndoRequest(seat, now)
             self.version += 1
 
-    def _game(self, event: rules.Event) -> Outcome | Rejection | None:
+    def _game(self, event: rules.Event, now: float) -> Outcome | Rejection | None:
         """Apply a rules event; journal it (fsync) if accepted, before any redraw."""
         if self.state is None:
             return None
+        if self.state.status is not Status.PLAYING and self.revealed:
+            return None  # both sides were shown: the game cannot be taken back
         state, result = self.state.apply(event)
         if isinstance(result, Outcome):
             self.store.record(event)
-            if state.status is not Status.PLAYING or self.state.status is not Status.PLAYING:
-                self.full_refresh = True  # the end screen, or leaving it by undo
+            if state.status is not Status.PLAYING and self.state.status is Status.PLAYING:
+                self.ended_at = now  # the end, the key held back a few seconds
+            elif state.status is Status.PLAYING:
+                self.ended_at = None
         self.state = state
         self.undo_request = None if isinstance(result, Outcome) else self.undo_request
         self.version += 1
@@ -213,9 +238,11 @@ class Stand:
 
     # ----- the menu ---------------------------------------------------------------------
 
-    def _menu_key(self, seat: Seat, press: Press) -> None:
+    def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         menu = self.menus[seat]
         self.version += 1
+        if press.key is not KeyName.MENU:
+            menu.confirming = False
         if menu.history is not None:
             menu.history = None
             return
@@ -230,21 +257,27 @@ class Stand:
         elif press.key is KeyName.UNDO:
             del self.menus[seat]
         elif press.key is KeyName.MENU:
-            self._choose(menu)
+            self._choose(menu, now)
 
-    def _choose(self, menu: Menu) -> None:
+    def _choose(self, menu: Menu, now: float) -> None:
         item = menu.item
         s = self.settings
         if item is Item.NEW_GAME:
-            self.new_game()
-        elif item is Item.MISSION:
-            presets = list(MISSIONS)
-            if s.mission in presets and presets.index(s.mission) < len(presets) - 1:
-                self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
-            elif s.mission == presets[-1]:
-                menu.editing = "turns"  # past the presets: any T-M
+            in_play = self.state is not None and self.state.status is Status.PLAYING
+            if in_play and not menu.confirming:
+                menu.confirming = True  # a game in play: once more to leave it
             else:
+                self.new_game()
+        elif item is Item.MISSION:
+            # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
+            presets = list(MISSIONS)
+            if menu.custom or s.mission not in presets:
+                menu.custom = False
                 self.settings = replace(s, mission=presets[0])
+            elif s.mission == presets[-1]:
+                menu.editing = "turns"
+            else:
+                self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
         elif item is Item.ORDER:
             self.settings = replace(s, loose_order=not s.loose_order)
         elif item is Item.LANGUAGE:
@@ -254,7 +287,7 @@ class Stand:
             self.settings = replace(s, lang=(langs[0], langs[1]))
         elif item is Item.PENALTY:
             del self.menus[menu.seat]
-            self._game(rules.Penalty())
+            self._game(rules.Penalty(), now)
         elif item is Item.HISTORY:
             menu.history = self.store.history(limit=20)  # read once, not on every redraw
         elif item is Item.CLOSE:
@@ -274,3 +307,4 @@ class Stand:
             menu.editing = "mistakes" if menu.editing == "turns" else None
         elif key is KeyName.UNDO:
             menu.editing = None
+        menu.custom = menu.editing is None

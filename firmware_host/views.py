@@ -68,17 +68,20 @@ def _who(s: Seat | None, viewer: Seat) -> Who | None:
     return Who.ME if s is viewer else Who.PARTNER
 
 
-def for_seat(state: Duet, seat: Seat, *, undo_asked: Seat | None = None) -> SeatView:
+def for_seat(
+    state: Duet, seat: Seat, *, undo_asked: Seat | None = None, reveal: bool = True
+) -> SeatView:
     """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
-    undo and waits for the other (public: both saw the key pressed)."""
+    undo and waits for the other (public: both saw the key pressed). With
+    `reveal` False a finished game's key stays hidden (undo is still possible)."""
     end = None
     if state.phase is Phase.OVER:
-        # The game is over: now, and only now, both sides are shown.
+        # The game is over: now, and only now, both sides may be shown.
         end = End(
             ending=_ENDING[state.reason] if state.reason else Ending.WON,
             score=state.score,
-            card_code=state.card.code,
-            partner_side=marks(state.card.side(seat.partner)),
+            card_code=state.card.code if reveal else None,
+            partner_side=marks(state.card.side(seat.partner)) if reveal else None,
         )
     return SeatView(
         seat=SeatId(seat.value),

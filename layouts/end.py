@@ -127,11 +127,16 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         d.rectangle(inclusive(lay.score.box), outline=BLACK)
         draw_text(d, s["score"]["label"], lay.score.label, center=True)
         draw_text(d, str(end.score), lay.score.number, center=True)
-    draw_text(d, f"{s['code']['label']} {end.card_code}", lay.code, center=True)
+    if end.held:  # the key is held back a few seconds: undo is still possible
+        draw_text(d, s["end_hold"]["undo"], lay.code, center=True)
+    else:
+        draw_text(d, f"{s['code']['label']} {end.card_code}", lay.code, center=True)
     boxes = {}
     for (x, y), caption, key, side in zip(
         lay.grids, lay.captions, ("me", "partner"), (view.side, end.partner_side), strict=True
     ):
+        if side is None:
+            continue
         draw_text(d, s["caption"][key], caption, center=True)
         drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side))
         if key == "me":

@@ -17,7 +17,7 @@ STRINGS_DIR = Path(__file__).parent / "strings"
 DEFAULT = "en"
 
 # The table a string sits in names the box it is drawn in, except these.
-SLOT_OF_TABLE = {"reject": "last"}
+SLOT_OF_TABLE = {"reject": "last", "end_hold": "code"}
 
 
 def languages() -> tuple[str, ...]:

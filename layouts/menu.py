@@ -19,13 +19,13 @@ from .text import BLACK, WHITE, TextBox, draw_text, line_height
 
 
 class MenuItem(enum.Enum):
+    CLOSE = "close"
     NEW_GAME = "new_game"
     MISSION = "mission"
     ORDER = "order"
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
-    CLOSE = "close"
 
 
 @dataclass(frozen=True)

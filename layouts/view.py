@@ -95,16 +95,27 @@ class Last:
 
 @dataclass(frozen=True)
 class End:
-    """The end of a game: shown only once the game is over."""
+    """The end of a game: shown only once the game is over.
+
+    `card_code` and `partner_side` are None while the key is held back: for a few
+    seconds after the end both seats may still undo a stray last touch, and a
+    game the players saw the whole key of could not go on (the code names the
+    card, so it is held back too)."""
 
     ending: Ending
     score: int | None
-    card_code: str
-    partner_side: tuple[Mark, ...]
+    card_code: str | None
+    partner_side: tuple[Mark, ...] | None
 
     def __post_init__(self) -> None:
-        if len(self.partner_side) != CELLS:
+        if self.partner_side is not None and len(self.partner_side) != CELLS:
             raise ValueError(f"partner side has {len(self.partner_side)} cells, expected 25")
+        if (self.card_code is None) != (self.partner_side is None):
+            raise ValueError("the card code and the partner's side are shown together")
+
+    @property
+    def held(self) -> bool:
+        return self.partner_side is None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from keystand import layouts, screens, views
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
-from keystand.rules import Seat, generate
+from keystand.rules import Seat, Status, generate
 from keystand.stand import Item, Menu, Settings, Stand
 from keystand.store import Store
 
@@ -72,3 +72,47 @@ def test_history_is_read_once_per_visit(tmp_path: Path, monkeypatch: pytest.Monk
     assert view.history is not None and [g.result for g in view.history] == ["abandoned"]
     s.handle(Press("B", KeyName.PASS), 3.0)  # any key: back to the menu
     assert screens.menu_view(s, Seat.B).history is None
+
+
+def test_a_stray_last_touch_can_be_undone_before_the_key_is_shown(tmp_path: Path) -> None:
+    """The end screen holds back the partner's side and the card code for a few
+    seconds; both seats' undo then reopens the game, no key having been shown.
+    Once the key is shown, undo is refused: the players have seen the whole card."""
+    s = stand(tmp_path, 5)
+    card = s.state.card
+    assassin = min(i for i, k in enumerate(card.a) if k.value == "X")
+    s.handle(Act("clue", "A"), 0.0)
+    s.handle(Touch(*divmod(assassin, 5)), 1.0)
+    assert s.state.status is Status.LOST and not s.revealed
+    for seat in Seat:
+        view = views.for_seat(s.state, seat, reveal=s.revealed)
+        assert view.end is not None and view.end.held
+        assert view.end.card_code is None and view.end.partner_side is None
+        shown = screens.render(s, seat, PANELS[0])
+        assert shown.tobytes() == layouts.render(view, screens.spec(PANELS[0])).tobytes()
+    s.handle(Press("A", KeyName.UNDO), 2.0)
+    s.handle(Press("B", KeyName.UNDO), 3.0)
+    assert s.state.status is Status.PLAYING  # the stray touch taken back
+    s.handle(Touch(*divmod(assassin, 5)), 4.0)  # touched again, for real this time
+    assert s.tick(4.0 + s.settings.reveal_delay)
+    assert s.revealed
+    full = views.for_seat(s.state, Seat.A, reveal=s.revealed)
+    assert full.end.card_code == card.code and full.end.partner_side is not None
+    s.handle(Press("A", KeyName.UNDO), 20.0)
+    s.handle(Press("B", KeyName.UNDO), 21.0)
+    assert s.state.status is Status.LOST  # refused: the whole card has been seen
+
+
+def test_the_menu_opens_on_close_and_leaving_a_game_needs_a_second_press(tmp_path: Path):
+    s = stand(tmp_path, 6)
+    first = s.state
+    s.handle(Press("A", KeyName.MENU, long=True), 0.0)
+    s.handle(Press("A", KeyName.MENU), 0.1)  # a double press: closes, nothing else
+    assert Seat.A not in s.menus and s.state is first
+    s.handle(Press("A", KeyName.MENU, long=True), 0.2)
+    s.handle(Press("A", KeyName.PASS), 0.3)  # down to New game
+    s.handle(Press("A", KeyName.MENU), 0.4)
+    assert s.state is first  # a game in play: asks once more
+    assert screens.menu_view(s, Seat.A).lines[1].value_key == "confirm"
+    s.handle(Press("A", KeyName.MENU), 0.5)
+    assert s.state is not first and s.state.agents_found == 0

@@ -138,19 +138,25 @@ def test_shutdown_leaves_a_neutral_picture(tmp_path: Path) -> None:
 def test_the_end_screen_and_a_new_game_get_full_refreshes(tmp_path: Path) -> None:
     service = make_service(tmp_path, 8)
     try:
-        card = service.stand.state.card
+        stand = service.stand
+        card = stand.state.card
         assassin = min(i for i, k in enumerate(card.a) if k.value == "X")
         assert service.drain(WAIT)
         service.step(Act("clue", "A"))
         assert service.drain(WAIT)  # each frame drawn before the next (none coalesced)
         service.step(Touch(*divmod(assassin, 5)))
         assert service.drain(WAIT)
-        assert service.stand.state.status is Status.LOST
+        assert stand.state.status is Status.LOST
+        assert not stand.revealed  # the key held back: undo is still possible
+        assert stand.tick(service.clock() + stand.settings.reveal_delay + 1)
+        service.redraw()
+        assert service.drain(WAIT)
         for worker in service.workers.values():
             assert [f.refresh for f in worker.panel.frames] == [
                 Refresh.FULL,  # the new game
                 Refresh.PARTIAL,  # the clue
-                Refresh.FULL,  # the end screen
+                Refresh.PARTIAL,  # lost: the key held back a few seconds
+                Refresh.FULL,  # the end screen with both sides
             ]
         service.step(Press("B", KeyName.CLUE))  # the next game
         assert service.drain(WAIT)

@@ -118,7 +118,10 @@ def test_new_game_archives_the_old_one_in_history(stand: Stand, tmp_path: Path) 
     stand.handle(Act("clue", "A"), 0.0)
     stand.handle(touch(cell_of(card, Seat.A, Key.ASSASSIN)), 1.0)
     assert stand.state.status is Status.LOST
-    stand.handle(Press("A", KeyName.CLUE), 2.0)  # on the end screen: the next game
+    stand.handle(Press("A", KeyName.CLUE), 2.0)  # the key still held back: nothing
+    assert stand.state.card == card
+    later = 1.0 + stand.settings.reveal_delay
+    stand.handle(Press("A", KeyName.CLUE), later)  # on the end screen: the next game
     assert stand.state.status is Status.PLAYING and stand.state.card != card
     (entry,) = stand.store.history()
     assert entry["result"] == "lost" and entry["reason"] == "assassin"
@@ -150,7 +153,9 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     first = stand.state
     stand.handle(Press("B", KeyName.MENU, long=True), 0.0)
     assert stand.menus[Seat.B] == Menu(Seat.B)
-    # down to "mission", choose twice: 9-9 -> 10-10 -> 11-11
+    assert stand.menus[Seat.B].item is Item.CLOSE  # a double press does nothing
+    # down past "new game" to "mission", choose twice: 9-9 -> 10-10 -> 11-11
+    stand.handle(Press("B", KeyName.PASS), 0.05)
     stand.handle(Press("B", KeyName.PASS), 0.1)
     assert stand.menus[Seat.B].item is Item.MISSION
     stand.handle(Press("B", KeyName.MENU), 0.2)
@@ -167,7 +172,9 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.CLUE), 0.9)
     stand.handle(Press("B", KeyName.CLUE), 1.0)
     assert stand.menus[Seat.B].item is Item.NEW_GAME
-    stand.handle(Press("B", KeyName.MENU), 1.1)
+    stand.handle(Press("B", KeyName.MENU), 1.1)  # a game is in play: asks again
+    assert stand.state is first
+    stand.handle(Press("B", KeyName.MENU), 1.2)
     assert stand.state.mission == Mission(11, 11) and stand.state.loose_order
     assert Seat.B not in stand.menus
 
@@ -275,3 +282,27 @@ def test_an_unreadable_journal_is_kept_aside_and_the_stand_still_boots(tmp_path:
     assert stand.state is not None and stand.state.card == generate(60)
     kept = list((root / "games").glob("unreadable-*.journal"))
     assert len(kept) == 1 and b"no card" in kept[0].read_bytes()
+
+
+def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) -> None:
+    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
+    seen = [stand.settings.mission]
+    for t in range(7):
+        stand.handle(Press("A", KeyName.MENU), float(t))
+        seen.append(stand.settings.mission)
+    assert seen == [
+        Mission(9, 9),
+        Mission(10, 10),
+        Mission(11, 11),
+        Mission(8, 8),
+        Mission(9, 5),
+        Mission(7, 7),
+        Mission(6, 6),
+        Mission(6, 6),  # past the presets: now set any T-M
+    ]
+    assert stand.menus[Seat.A].editing == "turns"
+    stand.handle(Press("A", KeyName.MENU), 8.0)  # turns kept: on to the mistakes
+    stand.handle(Press("A", KeyName.MENU), 9.0)  # mistakes kept: 6-6, custom, done
+    assert stand.menus[Seat.A].editing is None
+    stand.handle(Press("A", KeyName.MENU), 10.0)
+    assert stand.settings.mission == Mission(9, 9)  # round again
