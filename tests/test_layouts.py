@@ -640,10 +640,12 @@ MENUS = {
 }
 # A scenario's screen while the other seat asks to undo: (scenario, seat asking).
 UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
+# A game's end while the key is still held back (both seats may undo).
+HELD = {"lost-held-B": "lost-B"}
 # (screen, language, portrait): the main screens in English, two in German and
 # Russian, one with the panel mounted on end.
 GOLDENS = [
-    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS, *MENUS, *UNDO_ASKED]),
+    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS, *MENUS, *UNDO_ASKED, *HELD]),
     ("menu", "ru", False),
     *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
     ("guessing-A", "en", True),
@@ -672,10 +674,12 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
     if name in MENUS:
         return render(MENUS[name], spec, lang)
     asking = None
+    reveal = name not in HELD
     if name in UNDO_ASKED:
         name, asking = UNDO_ASKED[name]
+    name = HELD.get(name, name)
     state, seat = scenario_state(name)
-    return render(views.for_seat(state, seat, undo_asked=asking), spec, lang)
+    return render(views.for_seat(state, seat, undo_asked=asking, reveal=reveal), spec, lang)
 
 
 def golden_path(model: str, name: str, lang: str, portrait: bool) -> Path:
