@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from keystand.drivers.display import Panel, SimPanel
-from keystand.drivers.inputs import ScriptInput, parse_line, parse_script
+from keystand.drivers.inputs import Act, ScriptInput, parse_line, parse_script
 from keystand.drivers.inputs.script import ScriptLineError
 from keystand.drivers.inputs.simulator import ScreenFrame, SimulatorPage
 
@@ -182,6 +182,8 @@ def _keyboard(service: Service, err: TextIO) -> None:
             continue
         try:
             event = parse_line(body)
+            if isinstance(event, Act):  # the table's hardware: touches and keys only
+                raise ValueError(f"{body!r}: type touch or press lines (press A clue, ...)")
         except ValueError as e:
             print(f"keystand: keyboard line {number}: {e}", file=err)
             continue

@@ -13,7 +13,7 @@ from PIL import Image
 from keystand.drivers.display import Panel
 
 from . import layouts, views
-from .rules import Seat
+from .rules import Rejection, Seat
 from .stand import Item, Stand
 
 
@@ -77,8 +77,10 @@ def status(service: Any) -> dict[str, Any]:
     from .cli import state_json
 
     stand = service.stand
+    last = stand.state.last if stand.state else None
     return {
         "game": stand.store.game_id,
         "state": state_json(stand.state) if stand.state else None,
+        "refused": last.message if isinstance(last, Rejection) else None,
         "error": service.stats.last_error,
     }

@@ -102,7 +102,10 @@ def post(url: str, body: bytes) -> tuple[int, dict]:
 
 def test_the_page_turns_a_click_into_an_input(page) -> None:
     p, inputs = page
-    assert post(p.url + "input", b"press A menu long") == (200, {"accepted": "press A menu long"})
+    assert post(p.url + "input", b"press A menu long  # held") == (
+        200,
+        {"queued": "press A menu long"},
+    )
     assert inputs == [Press("A", KeyName.MENU, long=True)]
     with urllib.request.urlopen(p.url + "status", timeout=10) as r:
         status = json.load(r)
@@ -122,7 +125,9 @@ def test_the_page_turns_a_click_into_an_input(page) -> None:
     ("body", "says"),
     [
         (b"touch 7 7", "rows and columns are 0..4"),
-        (b"wait 10", "wait is for scripts"),
+        (b"wait 10", "touch and press lines only"),
+        (b"undo", "touch and press lines only"),  # one seat alone cannot undo
+        (b"clue A", "touch and press lines only"),
         (b"\xff\xfe\x00", "unknown event"),
         (b"x" * 500, "send one input line"),
         (b"", "send one input line"),
@@ -169,7 +174,7 @@ def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    proc.stdin.write("clue B\nnonsense here\npress A pass\n")
+    proc.stdin.write("press B clue\nnonsense here\nundo\npress A pass\n")
     proc.stdin.flush()
     deadline = time.monotonic() + 60
     journal = state / "current.journal"
@@ -182,6 +187,7 @@ def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "keyboard line 2: 'nonsense here': unknown event 'nonsense'" in err
+    assert "keyboard line 3: 'undo': type touch or press lines" in err
     done = subprocess.run(
         [sys.executable, "-m", "keystand", "state", "--state-dir", str(state), "--json"],
         capture_output=True,

@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-from .events import InputEvent, parse_line
+from .events import InputEvent, Press, Touch, parse_line
 
 MAX_BODY = 200
 
@@ -131,15 +131,19 @@ class SimulatorPage:
                 if not 0 < length <= MAX_BODY:
                     self._json(HTTPStatus.BAD_REQUEST, {"error": "send one input line"})
                     return
-                line = self.rfile.read(length).decode("utf-8", "replace").strip()
+                raw = self.rfile.read(length).decode("utf-8", "replace")
+                line = raw.split("#", 1)[0].strip()
                 try:
                     event = parse_line(line)
-                    if isinstance(event, float):
-                        raise ValueError("wait is for scripts")
-                except (ValueError, IndexError) as e:
-                    self._json(HTTPStatus.BAD_REQUEST, {"error": f"{line!r}: {e}"})
+                    # What a table's hardware can do: touch a word, press a key. A
+                    # bare "undo" or "clue A" would skip the two-seat undo.
+                    if not isinstance(event, Touch | Press):
+                        raise ValueError(f"{line!r}: the page sends touch and press lines only")
+                except ValueError as e:
+                    self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
                     return
                 page.emit(event)
-                self._json(HTTPStatus.OK, {"accepted": str(event)})
+                # Queued for the stand; the rules may still refuse it (see /status).
+                self._json(HTTPStatus.OK, {"queued": str(event)})
 
         return Handler
