@@ -290,3 +290,8 @@ def main(
     except KeystandError as e:
         print(f"keystand {args.command}: {e}", file=err)
         return EXIT_USAGE
+    except BrokenPipeError:  # `keystand card new | head -1`: the reader has gone
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -74,10 +74,12 @@ def draw_cell(draw: ImageDraw.ImageDraw, box: Box, look: CellLook) -> None:
             draw.rectangle(square, fill=BLACK)
             draw.line(cross, fill=WHITE, width=max(1 if small else 2, s // 9))
             draw.line(other, fill=WHITE, width=max(1 if small else 2, s // 9))
+    frame = max(2, s // 12) if look.framed else 0
+    inset = 0 if small else frame  # inside the frame of the last touch, not under it
     for who in look.missed_by:
-        _miss(draw, box, toward(who))
+        _miss(draw, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), toward(who))
     if look.framed:
-        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=BLACK, width=max(2, s // 12))
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=BLACK, width=frame)
 
 
 def _centred(box: Box, side: int) -> Box:
