@@ -131,6 +131,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
+    for skipped in resumed.skipped if resumed else ():
+        log.warning("journal record not used: %s", skipped)
     service.start_workers()
     loop = threading.Thread(target=service.run, name="service-loop", daemon=True)
     loop.start()

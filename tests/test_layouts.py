@@ -618,19 +618,19 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
 MENU_LINES = (
+    MenuLine(MenuItem.CLOSE),
     MenuLine(MenuItem.NEW_GAME),
     MenuLine(MenuItem.MISSION, value_text="9-5"),
     MenuLine(MenuItem.ORDER, "strict"),
     MenuLine(MenuItem.LANGUAGE, "lang_en"),
     MenuLine(MenuItem.PENALTY),
     MenuLine(MenuItem.HISTORY),
-    MenuLine(MenuItem.CLOSE),
 )
 MENUS = {
-    "menu": MenuView(MENU_LINES, 1),
+    "menu": MenuView(MENU_LINES, 2),
     "menu-history": MenuView(
         MENU_LINES,
-        5,
+        6,
         history=(
             HistoryLine("11-21", "9-9", "won", 22),
             HistoryLine("11-20", "9-5", "lost", None),

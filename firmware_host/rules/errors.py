@@ -35,7 +35,7 @@ class CardCodeError(CardError):
 
 
 class MissionError(KeystandError, ValueError):
-    """A mission that is not `T-M` with 1 <= T <= 99 and 0 <= M <= T."""
+    """A mission that is not `T-M` with 1 <= T <= 25 and 0 <= M <= T."""
 
     def __init__(self, detail: str, *, text: str) -> None:
         self.text = text
