@@ -84,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--loose-order", action="store_true", help="a seat may give two clues in a row"
     )
+    play.add_argument("--first", choices=["A", "B"], help="only this seat may give the first clue")
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
 
     from . import render, run
@@ -174,7 +175,8 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     mission = Mission.parse(args.mission)
     source = "stdin" if args.script == "-" else args.script
     steps = parse_script(_read(args.script, "script", stdin), source=source)
-    state = Duet.start(card, mission, loose_order=args.loose_order)
+    first = Seat(args.first) if args.first else None
+    state = Duet.start(card, mission, loose_order=args.loose_order, first=first)
     refused: list[tuple[int, Rejection]] = []
     for step in steps:
         state, result = state.apply(step.event)

@@ -45,6 +45,9 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, value_text=str(s.mission)))
         elif item is Item.ORDER:
             lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
+        elif item is Item.FIRST_CLUE:
+            first = "either" if s.first is None else ("me" if s.first is seat else "partner")
+            lines.append(layouts.MenuLine(entry, f"first_{first}"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
         elif item is Item.NEW_GAME and menu.confirming:

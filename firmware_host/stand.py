@@ -50,6 +50,7 @@ class Settings:
 
     mission: Mission = rules.STANDARD
     loose_order: bool = False
+    first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
     lang: tuple[str, str] = ("en", "en")  # seat A, seat B
     undo_window: float = UNDO_WINDOW
     # How long the end screen holds back the key, so both seats can still undo a
@@ -68,6 +69,7 @@ class Item(enum.Enum):
     NEW_GAME = "new_game"
     MISSION = "mission"
     ORDER = "order"
+    FIRST_CLUE = "first_clue"
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
@@ -124,6 +126,7 @@ class Stand:
                 self.settings,
                 mission=resumed.state.mission,
                 loose_order=resumed.state.loose_order,
+                first=resumed.state.first,
             )
         self.full_refresh = True
         self.version += 1
@@ -132,7 +135,10 @@ class Stand:
     def new_game(self) -> None:
         previous = self.state
         state = Duet.start(
-            self.new_card(), self.settings.mission, loose_order=self.settings.loose_order
+            self.new_card(),
+            self.settings.mission,
+            loose_order=self.settings.loose_order,
+            first=self.settings.first,
         )
         self.store.start_game(state, previous=previous)
         self.state = state
@@ -280,6 +286,9 @@ class Stand:
                 self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
         elif item is Item.ORDER:
             self.settings = replace(s, loose_order=not s.loose_order)
+        elif item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
+            cycle = [None, menu.seat, menu.seat.partner]
+            self.settings = replace(s, first=cycle[(cycle.index(s.first) + 1) % 3])
         elif item is Item.LANGUAGE:
             i = 0 if menu.seat is Seat.A else 1
             langs = list(s.lang)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .journal import Journal, JournalError, Record, Recovery, read
-from .rules import Card, CardError, Duet, Event, EventError, Mission, MissionError, parse_event
+from .rules import Card, Duet, Event, EventError, Mission, Seat, parse_event
 
 CURRENT = "current.journal"
 KEEP_GAMES = 200
@@ -137,10 +137,11 @@ class Store:
             card = Card.parse(str(head["card"]))
             mission = Mission.parse(str(head["mission"]))
             loose = bool(head.get("loose", False))
+            first = Seat(head["first"]) if head.get("first") else None
             game_id = str(head["id"])
-        except (KeyError, CardError, MissionError) as e:
+        except (KeyError, ValueError) as e:  # CardError and MissionError are ValueErrors
             raise JournalError(f"{self.current_path}: start record unusable ({e})") from e
-        state = Duet.start(card, mission, loose_order=loose)
+        state = Duet.start(card, mission, loose_order=loose, first=first)
         skipped = []
         for record in records[1:]:
             if record.data.get("t") == "end":
@@ -167,6 +168,7 @@ class Store:
                 "card": state.card.text,
                 "mission": str(state.mission),
                 "loose": state.loose_order,
+                "first": state.first.value if state.first else None,
             }
         )
         self._journal = journal

@@ -23,6 +23,7 @@ class MenuItem(enum.Enum):
     NEW_GAME = "new_game"
     MISSION = "mission"
     ORDER = "order"
+    FIRST_CLUE = "first_clue"
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"

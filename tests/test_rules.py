@@ -1185,3 +1185,17 @@ def test_not_allowed_now_is_a_rejection_not_an_error():
     assert isinstance(out, Rejection)
     assert out.reason is RejectReason.TURN_IN_PROGRESS
     assert after == s
+
+
+def test_the_group_may_choose_who_gives_the_first_clue():
+    """Rulebook: "Either player may give the first clue." The stand's menu lets the
+    group name the seat instead; then only that seat may open, and the order
+    alternates from it as usual."""
+    card = card_of(DEFAULT)
+    s = Duet.start(card, first=B)
+    refused(s, CLUE_A, RejectReason.CLUE_OUT_OF_TURN)
+    s, out = step(s, CLUE_B)
+    assert out.result is Result.CLUE
+    assert Duet.start(card).may_give_clue() == (A, B)
+    assert Duet.start(card, first=A).may_give_clue() == (A,)
+    assert "first=Seat.B" in repr(s) and eval(repr(s)) == s

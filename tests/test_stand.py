@@ -164,13 +164,13 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.PASS), 0.4)  # order
     stand.handle(Press("B", KeyName.MENU), 0.5)
     assert stand.settings.loose_order
+    stand.handle(Press("B", KeyName.PASS), 0.55)  # first clue: left as it is
     stand.handle(Press("B", KeyName.PASS), 0.6)  # language: B's only
     stand.handle(Press("B", KeyName.MENU), 0.7)
     assert stand.settings.lang == ("en", "de")
     assert stand.state is first  # nothing of this touches the game in play
-    stand.handle(Press("B", KeyName.CLUE), 0.8)
-    stand.handle(Press("B", KeyName.CLUE), 0.9)
-    stand.handle(Press("B", KeyName.CLUE), 1.0)
+    for t in (0.8, 0.85, 0.9, 1.0):
+        stand.handle(Press("B", KeyName.CLUE), t)
     assert stand.menus[Seat.B].item is Item.NEW_GAME
     stand.handle(Press("B", KeyName.MENU), 1.1)  # a game is in play: asks again
     assert stand.state is first
@@ -306,3 +306,23 @@ def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) 
     assert stand.menus[Seat.A].editing is None
     stand.handle(Press("A", KeyName.MENU), 10.0)
     assert stand.settings.mission == Mission(9, 9)  # round again
+
+
+def test_who_gives_the_first_clue_is_chosen_in_the_menu_and_journaled(
+    stand: Stand, tmp_path: Path
+) -> None:
+    stand.menus[Seat.B] = Menu(Seat.B, index=list(Item).index(Item.FIRST_CLUE))
+    stand.handle(Press("B", KeyName.MENU), 0.0)
+    assert stand.settings.first is Seat.B  # either -> this seat
+    stand.handle(Press("B", KeyName.MENU), 0.1)
+    assert stand.settings.first is Seat.A  # -> the partner
+    stand.new_game()
+    stand.handle(Press("B", KeyName.UNDO), 0.2)  # back out of the menu (closed by new game)
+    stand.handle(Act("clue", "B"), 0.3)
+    assert stand.state.phase is Phase.AWAITING_CLUE  # refused: A opens this game
+    stand.handle(Act("clue", "A"), 0.4)
+    assert stand.state.clue_giver is Seat.A
+    stand.store.close()
+    again = Stand(Store(tmp_path / "state"), new_card=card_seq(77))
+    again.boot()
+    assert again.state == stand.state and again.state.first is Seat.A

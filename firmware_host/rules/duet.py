@@ -147,6 +147,7 @@ class Duet:
     card: Card
     mission: Mission
     loose_order: bool
+    first: Seat | None  # the seat the group chose to give the first clue (None: either)
     status: Status
     reason: Reason | None
     phase: Phase
@@ -171,11 +172,19 @@ class Duet:
     # ----- construction -------------------------------------------------------------
 
     @classmethod
-    def start(cls, card: Card, mission: Mission = STANDARD, *, loose_order: bool = False) -> Duet:
+    def start(
+        cls,
+        card: Card,
+        mission: Mission = STANDARD,
+        *,
+        loose_order: bool = False,
+        first: Seat | None = None,
+    ) -> Duet:
         return cls(
             card=card,
             mission=mission,
             loose_order=loose_order,
+            first=first,
             status=Status.PLAYING,
             reason=None,
             phase=Phase.AWAITING_CLUE,
@@ -203,16 +212,18 @@ class Duet:
         events: Iterable[Event] = (),
         *,
         loose_order: bool = False,
+        first: Seat | None = None,
     ) -> Duet:
-        state = cls.start(card, mission, loose_order=loose_order)
+        state = cls.start(card, mission, loose_order=loose_order, first=first)
         for event in events:
             state, _ = state.apply(event)
         return state
 
     def __repr__(self) -> str:
+        first = f", first={self.first!r}" if self.first else ""
         return (
             f"Duet.replay({self.card!r}, {self.mission!r}, {list(self.log)!r}, "
-            f"loose_order={self.loose_order!r})"
+            f"loose_order={self.loose_order!r}{first})"
         )
 
     # ----- what anyone at the table can see ------------------------------------------
@@ -335,6 +346,9 @@ class Duet:
             return RejectReason.PARTNER_HAS_NOTHING_LEFT
         if self.nothing_left_to_guess(seat):
             return None  # the partner has no words left to give clues for
+        if not self.givers and self.first is not None and seat is not self.first:
+            # "Either player may give the first clue": unless the group chose.
+            return RejectReason.CLUE_OUT_OF_TURN
         if not self.loose_order:
             if self.givers and self.givers[-1] is seat:
                 return RejectReason.CLUE_OUT_OF_TURN
