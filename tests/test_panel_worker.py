@@ -233,3 +233,15 @@ def test_retries_keep_their_pause_while_frames_keep_coming() -> None:
     worker.stop(WAIT)
     # One attempt per pause at most: the burst did not cut the pause short.
     assert len(attempts) <= 2
+
+
+def test_the_simulated_panel_writes_what_it_shows_as_a_png(tmp_path) -> None:
+    panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
+    blank = panel.save_png(tmp_path / "before.png")
+    with Image.open(blank) as im:
+        assert im.size == (250, 122)
+        assert im.convert("L").getextrema() == (255, 255)  # white before the first frame
+    panel.display(frame(7, (250, 122)))
+    with Image.open(panel.save_png(tmp_path / "after.png")) as im:
+        assert im.convert("1").tobytes() == frame(7, (250, 122)).tobytes()
+    assert panel.frames[-1].upright.size == (250, 122)  # kept upright, as the seat reads it
