@@ -106,7 +106,8 @@ def read(path: Path) -> tuple[list[Record], int, bool]:
     return records, offset, damaged
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a file created or renamed in `path` durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -149,7 +150,7 @@ class Journal:
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         if created:
-            _fsync_dir(path.parent)
+            fsync_dir(path.parent)
         return cls(path, fd, len(records)), records, recovery
 
     @property

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .journal import Journal, JournalError, Record, Recovery, read
+from .journal import Journal, JournalError, Record, Recovery, fsync_dir, read
 from .rules import Card, Duet, Event, EventError, Mission, Seat, parse_event
 
 CURRENT = "current.journal"
@@ -62,16 +62,7 @@ def atomic_write(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(path: Path) -> None:
-    """Make a rename in `path` durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    fsync_dir(path.parent)
 
 
 class Store:
@@ -216,8 +207,8 @@ class Store:
             self._journal = None
         if self.current_path.exists():
             os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
-            _fsync_dir(self.root / "games")
-            _fsync_dir(self.root)
+            fsync_dir(self.root / "games")
+            fsync_dir(self.root)
         self._rotate()
         self.game_id = None
         return entry

@@ -20,6 +20,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from notes_table import NOTES_PAIRS
 
 from keystand.rules import (
     CARD_COUNT,
@@ -35,19 +36,6 @@ from keystand.rules.cardcode import decode, rank, unrank
 
 # --- independent reference data ----------------------------------------------------------
 
-# NOTES.md "Duet key card", written in the card-text letters of DESIGN.md:
-# G agent, X assassin, . bystander; (side A, side B) -> number of cells.
-NOTES_PAIRS: dict[tuple[str, str], int] = {
-    ("G", "G"): 3,
-    ("G", "."): 5,
-    (".", "G"): 5,
-    ("G", "X"): 1,
-    ("X", "G"): 1,
-    ("X", "X"): 1,
-    ("X", "."): 1,
-    (".", "X"): 1,
-    (".", "."): 7,
-}
 NOTES_PER_SIDE = {"G": 9, "X": 3, ".": 13}
 NAMES = {"G": "agent", "X": "assassin", ".": "bystander"}
 LETTER_OF_NAME = {v: k for k, v in NAMES.items()}

@@ -17,21 +17,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from notes_table import NOTES_PAIRS
 
 from keystand.cli import main
 from keystand.rules import Card, Key
 
-NOTES_PAIRS: dict[tuple[str, str], int] = {
-    ("G", "G"): 3,
-    ("G", "."): 5,
-    (".", "G"): 5,
-    ("G", "X"): 1,
-    ("X", "G"): 1,
-    ("X", "X"): 1,
-    ("X", "."): 1,
-    (".", "X"): 1,
-    (".", "."): 7,
-}
 CODE = r"[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}"
 CODE_LINE_RE = re.compile(rf"^code ({CODE})$")
 
