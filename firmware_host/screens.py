@@ -30,7 +30,13 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
         view = views.neutral(layouts.Neutral.IDLE)
     else:
         asked = stand.undo_request.seat if stand.undo_request else None
-        view = views.for_seat(stand.state, seat, undo_asked=asked, reveal=stand.revealed)
+        view = views.for_seat(
+            stand.state,
+            seat,
+            undo_asked=asked,
+            reveal=stand.revealed,
+            cannot_save=stand.fault is not None,
+        )
     return layouts.render(view, spec(panel), lang)
 
 

@@ -108,6 +108,7 @@ class Stand:
     full_refresh: bool = True  # the next frames want a full refresh
     version: int = 0  # goes up with every change a screen may show
     ended_at: float | None = None  # when the game in play ended (None: not, or long ago)
+    fault: str | None = None  # why the last accepted input could not be saved (not taken)
 
     # ----- start-up -------------------------------------------------------------------
 
@@ -232,7 +233,14 @@ class Stand:
             return None  # both sides were shown: the game cannot be taken back
         state, result = self.state.apply(event)
         if isinstance(result, Outcome):
-            self.store.record(event)
+            try:
+                self.store.record(event)
+            except JournalError as e:  # not on disk: not taken, and the screens say so
+                log.error("%s: input not taken", e)
+                self.fault = str(e)
+                self.version += 1
+                return None
+            self.fault = None
             if state.status is not Status.PLAYING and self.state.status is Status.PLAYING:
                 self.ended_at = now  # the end, the key held back a few seconds
             elif state.status is Status.PLAYING:

@@ -69,7 +69,12 @@ def _who(s: Seat | None, viewer: Seat) -> Who | None:
 
 
 def for_seat(
-    state: Duet, seat: Seat, *, undo_asked: Seat | None = None, reveal: bool = True
+    state: Duet,
+    seat: Seat,
+    *,
+    undo_asked: Seat | None = None,
+    reveal: bool = True,
+    cannot_save: bool = False,
 ) -> SeatView:
     """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
     undo and waits for the other (public: both saw the key pressed). With
@@ -98,6 +103,7 @@ def for_seat(
         nothing_left_for_me=state.nothing_left_to_guess(seat),
         nothing_left_for_partner=state.nothing_left_to_guess(seat.partner),
         undo_asked=_who(undo_asked, seat),
+        cannot_save=cannot_save,
         last=_last(state.last, seat),
         end=end,
     )

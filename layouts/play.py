@@ -222,6 +222,8 @@ def last_key(view: SeatView) -> tuple[str, str] | None:
 
 
 def note_key(view: SeatView) -> str | None:
+    if view.cannot_save:  # first: nothing the players do is taken until it is mended
+        return "cannot_save"
     if view.undo_asked is not None:  # first: it lapses in a few seconds
         return "undo_asked_by_me" if view.undo_asked is Who.ME else "undo_asked_by_partner"
     if view.nothing_left_for_me:

@@ -146,6 +146,7 @@ class SeatView:
     nothing_left_for_me: bool = False
     nothing_left_for_partner: bool = False
     undo_asked: Who | None = None  # a seat pressed undo; the other must press it too
+    cannot_save: bool = False  # the stand could not save the last input, so did not take it
     last: Last | None = None
     end: End | None = None
 

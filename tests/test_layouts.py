@@ -433,6 +433,7 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
                         asked["note"].add(note)
     for who in (Who.ME, Who.PARTNER):
         asked["note"].add(play_screen.note_key(view(undo_asked=who)))
+    asked["note"].add(play_screen.note_key(view(cannot_save=True)))
     for kind in LastKind:
         if kind is LastKind.REJECTED:
             continue

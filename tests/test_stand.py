@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from keystand import rules
+from keystand import layouts, rules, screens, views
+from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.journal import JournalError, encode
 from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
 from keystand.stand import Item, Menu, Settings, Stand
 from keystand.store import Store
@@ -274,8 +276,6 @@ def test_an_abandoned_game_is_not_resumed_after_a_cut_while_archiving(tmp_path: 
 def test_an_unreadable_journal_is_kept_aside_and_the_stand_still_boots(tmp_path: Path) -> None:
     root = tmp_path / "s"
     root.mkdir()
-    from keystand.journal import encode
-
     (root / "current.journal").write_bytes(encode(0, {"t": "start", "card": "no card"}))
     stand = Stand(Store(root), new_card=card_seq(60))
     stand.boot()
@@ -326,3 +326,27 @@ def test_who_gives_the_first_clue_is_chosen_in_the_menu_and_journaled(
     again = Stand(Store(tmp_path / "state"), new_card=card_seq(77))
     again.boot()
     assert again.state == stand.state and again.state.first is Seat.A
+
+
+def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
+    stand: Stand, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = stand.state
+    real = stand.store.record
+
+    def full(event):
+        raise JournalError("journal current.journal: cannot write record 1: No space left")
+
+    monkeypatch.setattr(stand.store, "record", full)
+    assert stand.handle(Act("clue", "A"), 0.0)  # a change to show: the fault
+    assert stand.state == before  # not taken: never shown as if it were
+    assert stand.fault is not None and "No space left" in stand.fault
+    panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
+    want = views.for_seat(before, Seat.A, cannot_save=True)
+    assert (
+        screens.render(stand, Seat.A, panel).tobytes()
+        == layouts.render(want, screens.spec(panel)).tobytes()
+    )
+    monkeypatch.setattr(stand.store, "record", real)
+    stand.handle(Act("clue", "A"), 1.0)  # the card is back: taken, the note gone
+    assert stand.state.clue_giver is Seat.A and stand.fault is None

@@ -246,6 +246,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "nothing_left_for_me",
         "nothing_left_for_partner",
         "undo_asked",  # public: both saw a seat press undo
+        "cannot_save",  # the stand's own state, nothing of any side
         "last",
         "end",
     }
