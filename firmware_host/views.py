@@ -119,7 +119,13 @@ def _last(last: Outcome | Rejection | None, seat: Seat) -> Last | None:
     by = last.guesser
     if last.result is Result.CLUE:
         by = last.guesser.partner if last.guesser else None  # the giver
-    return Last(_LAST[last.result], by=_who(by, seat), cell=last.cell, tokens=last.tokens)
+    return Last(
+        _LAST[last.result],
+        by=_who(by, seat),
+        cell=last.cell,
+        tokens=last.tokens,
+        announced=bool(last.announced),
+    )
 
 
 def neutral(kind: Neutral = Neutral.IDLE) -> NeutralView:

@@ -293,7 +293,14 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     last = last_key(view)
     note = note_key(view)
     if lay.shared and note and last and last[0] != "reject":
-        last = None  # one box: a refusal first, then the announcement, then the last input
+        # One box. A refusal first; then a note that needs acting on now; then the
+        # announcement when it is news (the touch that brought it), else the last
+        # input (later, the headline says who clues).
+        lasting = note in ("nothing_left_for_me", "nothing_left_for_partner")
+        if lasting and not (view.last is not None and view.last.announced):
+            note = None
+        else:
+            last = None
     if last:
         table, key = last
         if table == "reject":

@@ -77,7 +77,8 @@ class Last:
     """The last input: its kind, who made it, the touched cell, tokens it cost.
 
     `reject` is the rules' code (the value of a RejectReason) when the input was
-    refused; the strings files hold a short text for every code.
+    refused; the strings files hold a short text for every code. `announced`: this
+    input covered a seat's last agent, so it brought an announcement.
     """
 
     kind: LastKind
@@ -85,6 +86,7 @@ class Last:
     cell: int | None = None
     tokens: int = 0
     reject: str | None = None
+    announced: bool = False
 
     def __post_init__(self) -> None:
         if self.cell is not None and not 0 <= self.cell < CELLS:

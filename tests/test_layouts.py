@@ -579,6 +579,17 @@ def test_a_refusal_the_announcement_and_the_last_input_each_show():
     both = view(nothing_left_for_me=True, last=Last(LastKind.REJECTED, reject="covered"))
     only_refusal = view(last=Last(LastKind.REJECTED, reject="covered"))
     assert same(render(both, small), render(only_refusal, small))
+    # The announcement while it is news, then the inputs after it (a later
+    # bystander must not hide under an announcement made turns ago).
+    box = play_screen.layout(small).note.box  # the one shared box
+    news = view(nothing_left_for_me=True, last=Last(LastKind.AGENT, Who.ME, 3, announced=True))
+    only_note = view(nothing_left_for_me=True, last=None)
+    assert same(render(news, small).crop(box), render(only_note, small).crop(box))
+    later = Last(LastKind.BYSTANDER, Who.ME, 4, tokens=1)
+    assert same(
+        render(view(nothing_left_for_me=True, last=later), small),
+        render(view(nothing_left_for_partner=False, last=later), small),
+    )
 
 
 def test_neutral_pictures_show_no_key_and_no_grid_cells():
