@@ -131,15 +131,21 @@ def test_new_game_archives_the_old_one_in_history(stand: Stand, tmp_path: Path) 
     assert (tmp_path / "state" / "games" / f"{entry['id']}.journal").exists()
 
 
+def winning_events(card: Card) -> list[rules.Event]:
+    """Two clean turns: B finds A's agents, passes; A finds the rest on B's clue."""
+    events: list[rules.Event] = [rules.Clue(Seat.A)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.A))]
+    events += [rules.Pass(Seat.B), rules.Clue(Seat.B)]
+    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.B) - card.agents(Seat.A))]
+    return events
+
+
 def test_a_won_game_counts_in_the_campaign(tmp_path: Path) -> None:
     store = Store(tmp_path / "s")
     state = Duet.start(generate(3))
     store.start_game(state)
     card = state.card
-    events = [rules.Clue(Seat.A)]
-    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.A))]
-    events += [rules.Pass(Seat.B), rules.Clue(Seat.B)]
-    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.B) - card.agents(Seat.A))]
+    events = winning_events(card)
     state = Duet.replay(card, state.mission, events)
     assert state.status is Status.WON
     store.finish(state)
@@ -226,10 +232,7 @@ def test_finishing_again_after_a_power_cut_counts_the_game_once(tmp_path: Path) 
     state = Duet.start(generate(3))
     store.start_game(state)
     card = state.card
-    events = [rules.Clue(Seat.A)]
-    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.A))]
-    events += [rules.Pass(Seat.B), rules.Clue(Seat.B)]
-    events += [rules.Touch.at(i) for i in sorted(card.agents(Seat.B) - card.agents(Seat.A))]
+    events = winning_events(card)
     for event in events:
         state, _ = state.apply(event)
         store.record(event)
