@@ -43,6 +43,7 @@ class Profile:
     host: str = "127.0.0.1"
     port: int = 8027
     undo_window: float = 5.0
+    reveal_delay: float = 10.0
     lang: str = "en"
 
 
@@ -52,6 +53,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
         "max_partials": (int,),
         "idle_sleep": (int, float),
         "undo_window": (int, float),
+        "reveal_delay": (int, float),
         "lang": (str,),
     },
     "panel": {"model": (str,), "rotation": (int,), "speed": (int, float)},
@@ -138,6 +140,8 @@ def load(name_or_path: str) -> Profile:
         raise ProfileError(source, "stand.idle_sleep", "expected 1..86400 seconds")
     if not 1 <= profile.undo_window <= 60:
         raise ProfileError(source, "stand.undo_window", "expected 1..60 seconds")
+    if not 0 <= profile.reveal_delay <= 120:
+        raise ProfileError(source, "stand.reveal_delay", "expected 0..120 seconds")
     from keystand.layouts import languages  # the strings files say which there are
 
     if profile.lang not in languages():

@@ -109,6 +109,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         Store(state_dir),
         settings=Settings(
             undo_window=profile.undo_window,
+            reveal_delay=profile.reveal_delay,
             lang=(profile.lang, profile.lang),
         ),
     )
