@@ -69,24 +69,36 @@ def _panels(profile: profiles.Profile, speed: float | None) -> dict[Seat, Panel]
 
 
 def _frames(service: Service) -> dict[str, ScreenFrame]:
-    from . import screens
-
     out = {}
     for seat, worker in service.workers.items():
         panel = worker.panel
         assert isinstance(panel, SimPanel)
-        buf = BytesIO()
-        shown = panel.shown
-        (shown or screens.blank(service.stand, seat, panel)).save(buf, "PNG")
         last = panel.frames[-1].refresh.value if panel.frames else None
         out[seat.value] = ScreenFrame(
-            png=buf.getvalue(),
             number=sum(panel.counts.values()),
             busy=panel.busy,
             refresh=panel.refreshing.value if panel.refreshing else last,
             model=panel.model.name,
         )
     return out
+
+
+def _png(service: Service, seat_name: str) -> bytes | None:
+    """What seat `seat_name`'s panel shows now, as a PNG (the page fetches it)."""
+    from . import screens
+
+    try:
+        seat = Seat(seat_name)
+    except ValueError:
+        return None
+    worker = service.workers.get(seat)
+    if worker is None:
+        return None
+    panel = worker.panel
+    assert isinstance(panel, SimPanel)
+    buf = BytesIO()
+    (panel.shown or screens.blank(service.stand, seat, panel)).save(buf, "PNG")
+    return buf.getvalue()
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -143,6 +155,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if "simulator" in profile.inputs and not args.no_page and not (steps and args.port is None):
         page = SimulatorPage(
             screens=lambda: _frames(service),
+            png=lambda seat: _png(service, seat),
             emit=service.submit,
             status=lambda: screens.status(service),
             host=profile.host,

@@ -80,9 +80,10 @@ def test_the_script_input_emits_in_order_and_waits() -> None:
 @pytest.fixture
 def page():
     inputs: list[object] = []
-    frame = ScreenFrame(b"\x89PNG fake", 3, False, "partial", "epd2in7_V2")
+    frame = ScreenFrame(3, False, "partial", "epd2in7_V2")
     p = SimulatorPage(
         screens=lambda: {"A": frame, "B": frame},
+        png=lambda seat: b"\x89PNG fake" if seat in "AB" else None,
         emit=inputs.append,
         status=lambda: {"game": "g1", "state": None, "error": None},
         port=0,
@@ -151,7 +152,7 @@ def test_unknown_paths_are_404(page) -> None:
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::"])
 def test_the_page_binds_to_loopback_only(host: str) -> None:
     with pytest.raises(ValueError, match="only a loopback address"):
-        SimulatorPage(screens=dict, emit=print, status=dict, host=host, port=0)
+        SimulatorPage(screens=dict, png=lambda s: None, emit=print, status=dict, host=host, port=0)
 
 
 def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:

@@ -25,10 +25,10 @@ MAX_BODY = 200
 
 @dataclass(frozen=True)
 class ScreenFrame:
-    """What one seat's panel shows now: a PNG, a counter that changes with it,
-    and whether the panel is refreshing (and how)."""
+    """What one seat's panel shows now: a counter that changes with the picture,
+    and whether the panel is refreshing (and how). The picture itself is asked
+    for only when the page fetches it, not on every status poll."""
 
-    png: bytes
     number: int
     busy: bool
     refresh: str | None
@@ -42,6 +42,7 @@ class SimulatorPage:
         self,
         *,
         screens: Callable[[], dict[str, ScreenFrame]],
+        png: Callable[[str], bytes | None],
         emit: Callable[[InputEvent], None],
         status: Callable[[], dict[str, Any]],
         host: str = "127.0.0.1",
@@ -50,6 +51,7 @@ class SimulatorPage:
         if not ipaddress.ip_address(host).is_loopback:
             raise ValueError(f"simulator page address {host}: only a loopback address is allowed")
         self.screens = screens
+        self.png = png
         self.emit = emit
         self.status = status
         self._server = ThreadingHTTPServer((host, port), self._handler())
@@ -112,11 +114,11 @@ class SimulatorPage:
                     }
                     self._json(HTTPStatus.OK, data)
                 elif path in ("/screen/A.png", "/screen/B.png"):
-                    frame = page.screens().get(path[8])
-                    if frame is None:
+                    png = page.png(path[8])
+                    if png is None:
                         self._json(HTTPStatus.NOT_FOUND, {"error": "no such seat"})
                     else:
-                        self._send(HTTPStatus.OK, frame.png, "image/png")
+                        self._send(HTTPStatus.OK, png, "image/png")
                 else:
                     self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
