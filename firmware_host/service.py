@@ -14,7 +14,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -36,9 +36,7 @@ Shown = Callable[[Seat, Image.Image, Refresh, object], None]
 class ServiceStats:
     inputs: int = 0
     failed_inputs: int = 0
-    redraws: int = 0
     last_error: str | None = None
-    handled: list[float] = field(default_factory=list)  # seconds per input, newest last
 
 
 class Service:
@@ -112,7 +110,6 @@ class Service:
 
     def step(self, event: InputEvent) -> None:
         """Handle one input and redraw; any error is logged, the loop goes on."""
-        t0 = time.perf_counter()
         self.stats.inputs += 1
         try:
             self.stand.handle(event, self.clock())
@@ -121,8 +118,6 @@ class Service:
             self.stats.last_error = f"{event}: {exc}"
             log.exception("input %s failed; the game is as it was", event)
         self.redraw()
-        self.stats.handled.append(time.perf_counter() - t0)
-        del self.stats.handled[:-1000]
 
     def redraw(self) -> None:
         """Give each worker its seat's frame, if anything changed since the last one."""
@@ -139,7 +134,6 @@ class Service:
             worker.show(image, full=full, tag=tag)
         self.stand.full_refresh = False
         self._drawn_version = self.stand.version
-        self.stats.redraws += 1
 
     def drain(self, timeout: float | None = None) -> bool:
         """Wait until both panels show the newest frames (`timeout` for all of them)."""
