@@ -2,7 +2,11 @@
 rebuild a game from its event list (what a restart does), and what a game's
 state chain holds in memory.
 
-    .venv/bin/python bench/rules_bench.py [--games N] [--seed S]
+    .venv/bin/python bench/rules_bench.py [--games N] [--seed S] [--long N]
+
+`--long N` also times `keystand play` (the real command, a fresh process) on
+scripts of N/10 and N events that keep a game going (clues, touches, undos,
+penalties): a game costs O(N), so the second takes about ten times the first.
 
 Prints one line per figure; BENCHMARKS.md records the figures and the machine.
 """
@@ -13,8 +17,12 @@ import argparse
 import platform
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 
 from keystand.rules import Clue, Duet, Event, Pass, Seat, Status, Touch, Undo, generate
 
@@ -45,10 +53,27 @@ def random_game(rng: random.Random) -> tuple[Duet, list[Event]]:
     return state, events
 
 
+LONG_TURN = ["clue A", "touch 0 0", "undo", "undo", "clue B", "penalty", "undo", "undo"]
+
+
+def time_play(n: int) -> float:
+    """Seconds `keystand play --json` takes on a script of `n` events (one run)."""
+    lines = (LONG_TURN * (n // len(LONG_TURN) + 1))[:n]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        code = generate(5).code
+        cmd = [sys.executable, "-m", "keystand", "play", "--card-code", code, "--json"]
+        t0 = time.perf_counter()
+        subprocess.run([*cmd, "--script", str(path)], check=True, capture_output=True)
+        return time.perf_counter() - t0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--long", type=int, default=100_000, help="events of the long script")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     games = [random_game(rng) for _ in range(args.games)]
@@ -90,6 +115,10 @@ def main() -> None:
         f"{statistics.median(t_long) * 1e3:.2f} ms (median of 20)"
     )
     print(f"memory of that game's state chain: {used / 1024:.0f} KiB")
+    if args.long:
+        short, long = time_play(args.long // 10), time_play(args.long)
+        print(f"keystand play, {args.long // 10} events: {short:.2f} s")
+        print(f"keystand play, {args.long} events: {long:.2f} s ({long / short:.1f}x)")
 
 
 if __name__ == "__main__":

@@ -110,20 +110,31 @@ def _card_source(p: argparse.ArgumentParser) -> None:
     g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
 
 
-def _read(path: str, what: str, stdin: TextIO) -> str:
+def _read(path: str, what: str, stdin: TextIO) -> bytes:
+    """The bytes of a file, or of standard input for `-`: decoding is the reader's
+    (script text has one rule for files and stdin, whatever the locale says)."""
     if path == "-":
-        return stdin.read()
+        buffer = getattr(stdin, "buffer", None)
+        return buffer.read() if buffer is not None else stdin.read().encode("utf-8")
+    try:
+        return Path(path).read_bytes()
+    except OSError as e:
+        raise UsageError(f"cannot read {what} {path!r}: {e.strerror or e}") from e
+
+
+def _read_text(path: str, what: str, stdin: TextIO) -> str:
+    data = _read(path, what, stdin)
     try:
         # utf-8-sig: a file saved with a byte-order mark (Windows Notepad) reads the same.
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read {what} {path!r}: {getattr(e, 'strerror', None) or e}") from e
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise UsageError(f"cannot read {what} {path!r}: not UTF-8 text (byte {e.start})") from e
 
 
 def _load_card(args: argparse.Namespace, stdin: TextIO) -> Card:
     if args.card_code is not None:
         return Card.from_code(args.card_code)
-    text = args.card if args.card is not None else _read(args.card_file, "card file", stdin)
+    text = args.card if args.card is not None else _read_text(args.card_file, "card file", stdin)
     try:
         return Card.parse(text)
     except CardError as e:

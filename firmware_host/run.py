@@ -111,9 +111,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     state_dir = args.state_dir or default_state_dir()
     steps = None
     if args.script:
-        text = sys.stdin.read() if args.script == "-" else _read(args.script)
+        data = sys.stdin.buffer.read() if args.script == "-" else _read(args.script)
         try:
-            steps = parse_script(text, source=args.script)
+            steps = parse_script(data, source="stdin" if args.script == "-" else args.script)
         except ScriptLineError as e:
             raise KeystandError(str(e)) from None
     panels = _panels(profile, args.speed)
@@ -209,11 +209,11 @@ def _keyboard(service: Service, err: TextIO) -> None:
             service.submit(event)
 
 
-def _read(path: str) -> str:
+def _read(path: str) -> bytes:
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise KeystandError(f"cannot read script {path!r}: {e}") from e
+        return Path(path).read_bytes()  # decoded by the script parser's one rule
+    except OSError as e:
+        raise KeystandError(f"cannot read script {path!r}: {e.strerror or e}") from e
 
 
 __all__ = ["add_parser", "run"]

@@ -47,10 +47,11 @@ def to_rules(event: Act | Touch) -> Event:
     return rules.Undo() if event.verb == "undo" else rules.Penalty()
 
 
-def parse_script(text: str, *, source: str = "script") -> list[Step]:
-    """Every game event of the script; the first malformed line raises ScriptError."""
+def parse_script(data: bytes | str, *, source: str = "script") -> list[Step]:
+    """Every game event of the script (bytes as read, or text); the first malformed
+    line raises ScriptError."""
     try:
-        lines = parse_input_script(text, source=source)
+        lines = parse_input_script(data, source=source)
     except ScriptLineError as e:
         raise ScriptError(e.detail, line=e.line, source=source) from None
     steps = []

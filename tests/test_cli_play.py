@@ -251,7 +251,7 @@ def test_unreadable_script_and_bad_mission_exit_2(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00clue A")
     undecodable = keystand("play", "--card", card.text, "--script", str(binary))
     assert undecodable.returncode == 2
-    assert "cannot read script" in undecodable.stderr
+    assert "bin.txt line 1: not UTF-8 text (byte 0xff at column 1)" in undecodable.stderr
     bad = keystand(
         "play", "--card", card.text, "--script", script(tmp_path, ""), "--mission", "9-10"
     )

@@ -13,10 +13,10 @@ after the game is over every event except Undo is refused with GAME_OVER; Undo
 returns to the state before the last accepted event not yet undone (a stack, so
 undo after undo goes one more step back) and reopens a finished game. Pinned here
 from the wording of NOTES.md: a penalty needs a current clue and comes once per
-clue ("Invalid clue: one token is discarded"); a pass with the bank already empty
-(a penalty took the last token) takes nothing and starts sudden death, and so does
-a bystander then (the immediate loss "will happen only when you have 1 timer token
-left, it is checkmark side up"); in sudden death a seat with words
+clue ("Invalid clue: one token is discarded"); a pass or a bystander with the bank
+already empty (a penalty took the last token) needs a token the bank does not have,
+so the game is lost at once ("if a turn causes you to use up more tokens than you
+have, you lose immediately"); in sudden death a seat with words
 left may press its key ("I am guessing") even when it is the only such seat.
 
 Event streams are lists of "intents": an intent is either a fully random event or
@@ -238,11 +238,12 @@ class Ref:
                 return None, RejectReason.PASS_IN_SUDDEN_DEATH
             if phase != "guessing" or e.seat is self.giver or not self.correct:
                 return None, None
-            state = self
             if self.check:
                 state = replace(self, check=self.check - 1, passes=self.passes + 1)
             elif self.byst:
                 state = replace(self, byst=self.byst - 1, passes=self.passes + 1)
+            else:  # a penalty emptied the bank: the pass needs a token there is not
+                return replace(self, status="lost", reason="out_of_time"), None
             return state.end_turn(), None
         if isinstance(e, Penalty):
             if phase != "guessing" or self.penalised:
@@ -283,8 +284,7 @@ class Ref:
             return replace(state, byst=self.byst - 1).end_turn(), None
         if self.check >= 2:
             return replace(state, check=self.check - 2).end_turn(), None
-        if self.check == 0:  # a penalty emptied the bank: the turn ends, no token to mark
-            return state.end_turn(), None
+        # One check token left, or none (a penalty took the last): more than the bank has.
         return replace(state, status="lost", reason="out_of_time"), None
 
 
@@ -763,10 +763,8 @@ def test_a_sudden_death_win_scores_passes_minus_one(loose):
 @pytest.mark.parametrize("ending", ["pass", "bystander"])
 def test_a_penalty_that_empties_the_bank(ending):
     """NOTES.md "The time bank": the penalty discards the only token and the guesser
-    goes on; a pass then takes nothing and sudden death follows ("a turn ends with the
-    bank empty"); so does a bystander: the immediate loss "will happen only when you
-    have 1 timer token left, it is checkmark side up, and the guessing side guesses a
-    bystander", and here none is left."""
+    goes on; a pass or a bystander then needs one more token than the bank holds, and
+    "if a turn causes you to use up more tokens than you have, you lose immediately"."""
     card = generate(11)
     game = Game(card, Mission(1, 1), False)
     game.step(Clue(Seat.A))
@@ -777,8 +775,63 @@ def test_a_penalty_that_empties_the_bank(ending):
     assert game.state.phase is Phase.GUESSING
     if ending == "pass":
         assert isinstance(game.step(Pass(Seat.B)), Outcome)
-        assert game.state.phase is Phase.SUDDEN_DEATH and game.state.passes == 0
     else:
         game.step(Touch.at(min(cells_of(card, Seat.A, Key.BYSTANDER))))
-        assert game.state.phase is Phase.SUDDEN_DEATH and game.state.mistake_tokens == 0
+    assert (game.state.status, game.state.reason) == (Status.LOST, Reason.OUT_OF_TIME)
+    assert game.state.passes == 0 and game.state.mistake_tokens == 0
     game.check_replay()
+
+
+def outcome_rank(state: Duet) -> int:
+    """How well a game stands for the team: lost 0, in sudden death 1, in play 2, won 3."""
+    if state.status is Status.LOST:
+        return 0
+    if state.status is Status.WON:
+        return 3
+    return 1 if state.phase is Phase.SUDDEN_DEATH else 2
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cards, missions(max_turns=9), st.booleans(), streams, st.integers(0, 10**6))
+def test_a_penalty_never_leaves_the_team_better_off(card, mission, loose, stream, where):
+    """The rulebook: the penalty is "a one-turn penalty" and then "the turn ends in the
+    usual way". Take a random game, call one of its clues invalid, and replay the same
+    touches, passes and clues: at the point where the game without the penalty was lost,
+    the game with it is not still in play; and at no point does the penalised game stand
+    better (won, or in play where the other is in sudden death) while the same events
+    are judged the same way in both."""
+    game = Game(card, mission, loose)
+    for k, pick in stream:
+        event_ = choose(game.state, kind_of(k), pick)
+        if not isinstance(event_, (Penalty, Undo)):
+            game.step(event_)
+    events = [e for e in game.state.log if not isinstance(e, (Penalty, Undo))]
+    clues = [i for i, e in enumerate(events) if isinstance(e, Clue)]
+    if not clues:
+        return
+    at = clues[where % len(clues)] + 1
+    with_penalty = [*events[:at], Penalty(), *events[at:]]
+    plain = Duet.start(card, mission, loose_order=loose)
+    penalised = Duet.start(card, mission, loose_order=loose)
+    for e in with_penalty[:at]:
+        plain, _ = plain.apply(e)
+        penalised, _ = penalised.apply(e)
+    if plain.phase is not Phase.GUESSING:
+        return  # that clue was refused: nothing to penalise
+    penalised, result = penalised.apply(Penalty())
+    assert isinstance(result, Outcome)
+    for e in events[at:]:
+        plain, a = plain.apply(e)
+        penalised, b = penalised.apply(e)
+        assert outcome_rank(penalised) <= outcome_rank(plain), (e, plain.phase, penalised.phase)
+        assert penalised.turns_left <= plain.turns_left or penalised.phase is Phase.OVER
+        if plain.status is Status.LOST:
+            assert penalised.status is not Status.PLAYING, (e, penalised.phase)
+            event(f"without the penalty lost; with it {penalised.status.value}")
+            break
+        if (
+            plain.phase is not penalised.phase
+            or type(a) is not type(b)
+            or (isinstance(a, Outcome) and isinstance(b, Outcome) and a.result is not b.result)
+        ):
+            break  # the games part ways: the same events no longer mean the same moves

@@ -757,28 +757,110 @@ def test_penalty_without_a_clue_is_refused():
     refused(s, PENALTY, RejectReason.PENALTY_NO_CLUE)
 
 
-def test_penalty_on_the_last_token_then_a_pass_starts_sudden_death():
-    """Rulebook: "(So the turn ends in the usual way, which in most cases will use up another timer
-    token)." and "If you have used up your last timer token and there are still words to
-    be guessed, it is time for the sudden death turn." """
+# The English rulebook, "Mission Map": "If a turn uses up your last token or your last
+# two tokens, you play a sudden-death turn, as usual. However, if a turn causes you to
+# use up more tokens than you have, you lose immediately." Its summary: "If you have only
+# one token when you must give up two, you skip the sudden death turn and lose the game."
+# The penalty: "(So the turn ends in the usual way, which in most cases will use up
+# another timer token)." The German book: "Falls ihr in einem Zug jedoch mehr Marker
+# benutzen müsstet, als ihr noch habt, verliert ihr sofort." A turn after a penalty took
+# the last token needs a token the bank does not have: lost, as without the penalty.
+LOSES_AT_ONCE = (Status.LOST, Reason.OUT_OF_TIME, Phase.OVER)
+
+
+def outcome_of(state: Duet) -> tuple[Status, Reason | None, Phase]:
+    return (state.status, state.reason, state.phase)
+
+
+def test_penalty_on_the_last_token_then_a_pass_loses():
+    """Rulebook: "if a turn causes you to use up more tokens than you have, you lose
+    immediately." Under 1-1 the penalty discards the only token; ending the turn by a pass
+    would take one more, which the bank no longer has. Without the penalty the same pass
+    takes the last token and sudden death follows, so the penalty never helps."""
     s = play(start(Mission(1, 1)), CLUE_A, PENALTY)
     assert s.turns_left == 0
-    s = play(s, T(3), PASS_B)
-    assert (s.status, s.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
+    s = play(s, T(3))
+    assert s.phase is Phase.GUESSING  # correct guesses go on: no token needed
+    s, out = step(s, PASS_B)
+    assert (out.result, out.tokens, out.turn_over) == (Result.PASS, 0, True)
+    assert outcome_of(s) == LOSES_AT_ONCE
+    without = play(start(Mission(1, 1)), CLUE_A, T(3), PASS_B)
+    assert (without.status, without.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
 
 
-def test_penalty_on_the_last_token_then_a_bystander_goes_to_sudden_death():
-    """Rulebook: "If a turn uses up your last token or your last two tokens, you play a
-    sudden-death turn, as usual. However, if a turn causes you to use up more tokens than
-    you have, you lose immediately. This will happen only when you have 1 timer token left,
-    it is checkmark side up, and the guessing side guesses a bystander." After the penalty
-    took the last token no token is left at all: the bystander ends the turn unmarked and
-    sudden death follows (the stand's reading; the rulebook names only the one loss)."""
-    s = play(start(Mission(1, 0)), CLUE_A, PENALTY)
+def test_penalty_on_the_last_token_then_a_bystander_loses_under_2_0():
+    """Rulebook (2-0, two check tokens): "This will happen only when you have 1 timer token
+    left, it is checkmark side up, and the guessing side guesses a bystander." Without a
+    penalty, `clue A / agent / pass B / clue B / bystander` is that case and loses; with
+    `penalty` before the bystander the bank is empty, and the bystander loses the same way."""
+    without = play(start(Mission(2, 0)), CLUE_A, T(3), PASS_B, CLUE_B, T(18))
+    assert outcome_of(without) == LOSES_AT_ONCE
+    s = play(start(Mission(2, 0)), CLUE_A, T(3), PASS_B, CLUE_B, PENALTY)
+    assert s.turns_left == 0
     s, out = step(s, T(18))
-    assert out.result is Result.BYSTANDER and out.tokens == 0 and out.turn_over
-    assert (s.status, s.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
-    assert s.tokens_spent + s.turns_left == 1
+    assert (out.result, out.tokens, out.turn_over) == (Result.BYSTANDER, 0, True)
+    assert outcome_of(s) == LOSES_AT_ONCE
+    assert s.misses(A) == {18}  # the word was touched and judged; nothing marks it
+
+
+def test_penalty_on_the_last_token_then_a_bystander_loses_under_1_1():
+    """Rulebook: "if a turn causes you to use up more tokens than you have, you lose
+    immediately." Under 1-1, `clue A / penalty / bystander`: the penalty takes the only
+    token (bystander side up: no check token to take first), the bystander needs one more.
+    Without the penalty the bystander takes that token and sudden death follows."""
+    s = play(start(Mission(1, 1)), CLUE_A, PENALTY, T(18))
+    assert outcome_of(s) == LOSES_AT_ONCE
+    without = play(start(Mission(1, 1)), CLUE_A, T(18))
+    assert (without.status, without.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
+
+
+def test_penalty_under_2_2_leaves_one_token_for_the_bystander():
+    """Under 2-2 the penalty takes one bystander-side token and one is left: the bystander
+    uses it ("If a turn uses up your last token ... you play a sudden-death turn, as
+    usual"). A second turn's penalty, when the bank is down to one, loses on a bystander."""
+    s = play(start(Mission(2, 2)), CLUE_A, PENALTY, T(18))
+    assert (s.status, s.phase, s.turns_left) == (Status.PLAYING, Phase.SUDDEN_DEATH, 0)
+    s = play(start(Mission(2, 2)), CLUE_A, T(3), PASS_B, CLUE_B, PENALTY)
+    assert s.turns_left == 0
+    s = play(s, T(18))
+    assert outcome_of(s) == LOSES_AT_ONCE
+
+
+def test_penalty_in_a_long_9_9_game_brought_down_to_one_token_then_a_bystander_loses():
+    """A standard game played down to one token (eight turns, each ended by a pass or a
+    bystander), then an invalid clue takes the last token: the bystander that follows needs
+    a token the bank does not have, and the game is lost ("you lose immediately"). Without
+    the penalty the same bystander takes the last token and sudden death follows."""
+    turns = [
+        [CLUE_A, T(3), PASS_B],
+        [CLUE_B, T(8), PASS_A],
+        [CLUE_A, T(4), T(18)],
+        [CLUE_B, T(9), PASS_A],
+        [CLUE_A, T(5), PASS_B],
+        [CLUE_B, T(19)],
+        [CLUE_A, T(6), PASS_B],
+        [CLUE_B, T(10), PASS_A],
+    ]
+    s = play(start(), *(e for turn in turns for e in turn))
+    assert (s.status, s.phase, s.turns_left) == (Status.PLAYING, Phase.AWAITING_CLUE, 1)
+    lost = play(s, CLUE_A, PENALTY, T(7), T(20))
+    assert lost.agents_found == 8
+    assert outcome_of(lost) == LOSES_AT_ONCE
+    without = play(s, CLUE_A, T(7), T(20))
+    assert (without.status, without.phase) == (Status.PLAYING, Phase.SUDDEN_DEATH)
+
+
+def test_penalty_on_the_last_token_then_the_last_agent_still_wins():
+    """ "So you win when the last agent card is placed": a turn that finds the last agent
+    needs no token, so the penalty's empty bank does not stop it. Only the turn's end
+    (a pass or a bystander) needs a token."""
+    s = play(start(Mission(1, 1)), CLUE_A, PENALTY, *touches(A_AGENTS))
+    assert s.turns_left == 0 and s.phase is Phase.GUESSING
+    s = play(s, PASS_B)
+    assert outcome_of(s) == LOSES_AT_ONCE  # passing would need a token
+    s = play(start(Mission(2, 0)), CLUE_A, *touches(A_AGENTS), PASS_B, CLUE_B, PENALTY)
+    s = play(s, *touches(B_ONLY), T(14))
+    assert (s.status, s.phase) == (Status.WON, Phase.OVER)
 
 
 # ----- sudden death -------------------------------------------------------------------

@@ -85,10 +85,20 @@ _USAGE: dict[str, tuple[str, tuple[int, ...]]] = {
 }
 
 
+EXCERPT = 40  # characters of a bad line a message quotes
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """A short, escaped quote of `text` for a message (a 10 MB line stays short)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
 def _seat(word: str) -> str:
     seat = word.upper()
     if seat not in SEATS:
-        raise ValueError(f"seat {word!r}: expected A or B")
+        raise ValueError(f"seat {excerpt(word, 12)}: expected A or B")
     return seat
 
 
@@ -100,10 +110,12 @@ def parse_line(text: str) -> InputEvent | float:
         raise ValueError("empty line")
     verb, args = words[0].lower(), words[1:]
     if verb not in _USAGE:
-        raise ValueError(f"{text!r}: unknown event {verb!r} (expected {', '.join(_USAGE)})")
+        raise ValueError(
+            f"{excerpt(text)}: unknown event {excerpt(verb, 12)} (expected {', '.join(_USAGE)})"
+        )
     usage, counts = _USAGE[verb]
     if len(args) not in counts:
-        raise ValueError(f"{text!r}: expected {usage!r}")
+        raise ValueError(f"{excerpt(text)}: expected {usage!r}")
     try:
         if verb == "touch":
             try:
@@ -123,11 +135,13 @@ def parse_line(text: str) -> InputEvent | float:
                 raise ValueError("MS is a whole number of milliseconds, 0..3600000")
             return ms / 1000
         if args[2:] not in ([], ["long"]):
-            raise ValueError(f"{args[2]!r}: only 'long' may follow the key")
+            raise ValueError(f"{excerpt(args[2], 12)}: only 'long' may follow the key")
         try:
             key = KeyName(args[1].lower())
         except ValueError:
-            raise ValueError(f"key {args[1]!r}: expected clue, pass, undo or menu") from None
+            raise ValueError(
+                f"key {excerpt(args[1], 12)}: expected clue, pass, undo or menu"
+            ) from None
         return Press(_seat(args[0]), key, long=len(args) == 3)
     except ValueError as e:
-        raise ValueError(f"{text!r}: {e}") from None
+        raise ValueError(f"{excerpt(text)}: {e}") from None

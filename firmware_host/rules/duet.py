@@ -137,6 +137,24 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class _Chain:
+    """The events applied so far, newest first, shared between states: appending
+    one is O(1), where copying a tuple on every event made a game O(N^2)."""
+
+    event: Event
+    parent: _Chain | None
+    length: int
+
+    def events(self) -> tuple[Event, ...]:
+        out: list[Event] = []
+        node: _Chain | None = self
+        while node is not None:
+            out.append(node.event)
+            node = node.parent
+        return tuple(reversed(out))
+
+
+@dataclass(frozen=True)
 class Duet:
     """One moment of a Duet game. Build with `Duet.start` or `Duet.replay`.
 
@@ -166,8 +184,9 @@ class Duet:
     armed: Seat | None  # sudden death: the seat that said it is guessing
     sudden_death: bool  # the game reached sudden death
     last: Outcome | Rejection | None = field(default=None, compare=False)
-    log: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    chain: _Chain | None = field(default=None, compare=False, repr=False)
     previous: Duet | None = field(default=None, compare=False, repr=False)
+    made_by: Event | None = field(default=None, compare=False, repr=False)
 
     # ----- construction -------------------------------------------------------------
 
@@ -218,6 +237,16 @@ class Duet:
         for event in events:
             state, _ = state.apply(event)
         return state
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every event applied to reach this state, refused ones too, oldest first
+        (O(N): for replay and repr, not for the step)."""
+        return self.chain.events() if self.chain else ()
+
+    @property
+    def events_applied(self) -> int:
+        return self.chain.length if self.chain else 0
 
     def __repr__(self) -> str:
         first = f", first={self.first!r}" if self.first else ""
@@ -300,7 +329,7 @@ class Duet:
     def apply(self, event: Event) -> tuple[Duet, Outcome | Rejection]:
         """The state after `event`, and what it did or why it was refused. Never raises
         for a well-formed event; a refused one leaves the game as it was."""
-        log = (*self.log, event)
+        log = _Chain(event, self.chain, self.events_applied + 1)
         if isinstance(event, Undo):
             return self._undo(event, log)
         if self.phase is Phase.OVER:
@@ -318,26 +347,21 @@ class Duet:
         if isinstance(result, RejectReason):
             return self._reject(event, result, log)
         state, outcome = result
-        state = replace(state, last=outcome, log=log, previous=self)
+        state = replace(state, last=outcome, chain=log, previous=self, made_by=event)
         return state, outcome
 
-    def _reject(
-        self, event: Event, reason: RejectReason, log: tuple[Event, ...]
-    ) -> tuple[Duet, Rejection]:
+    def _reject(self, event: Event, reason: RejectReason, log: _Chain) -> tuple[Duet, Rejection]:
         rejection = Rejection(event, reason)
-        return replace(self, last=rejection, log=log), rejection
+        return replace(self, last=rejection, chain=log), rejection
 
-    def _undo(self, event: Undo, log: tuple[Event, ...]) -> tuple[Duet, Outcome | Rejection]:
+    def _undo(self, event: Undo, log: _Chain) -> tuple[Duet, Outcome | Rejection]:
         # The stand's own addition: players take back a stray touch (both seats
         # agree, in the service). Undo also reopens a game a stray touch ended.
         before = self.previous
         if before is None:
             return self._reject(event, RejectReason.NOTHING_TO_UNDO, log)
-        # Logs only grow, so the accepted event that made this state from `before`
-        # is the one right after `before`'s log.
-        undone = self.log[len(before.log)]
-        outcome = Outcome(event, Result.UNDO, undone=undone)
-        return replace(before, last=outcome, log=log), outcome
+        outcome = Outcome(event, Result.UNDO, undone=self.made_by)
+        return replace(before, last=outcome, chain=log), outcome
 
     def _clue_refusal(self, seat: Seat) -> RejectReason | None:
         if self.nothing_left_to_guess(seat.partner):
@@ -442,15 +466,10 @@ class Duet:
             # by removing two checkmark-side-up tokens ... The mistake costs you two turns"
             tokens = 2
             state = replace(state, bank_check=self.bank_check - 2)
-        elif self.turns_left == 0:
-            # An invalid-clue penalty took the last token this turn: nothing is left
-            # to mark the word with, and the turn ends into sudden death like a pass.
-            # The immediate loss "will happen only when you have 1 timer token left,
-            # it is checkmark side up, and the guessing side guesses a bystander".
-            tokens = 0
         else:
             # "if a turn causes you to use up more tokens than you have, you lose
-            # immediately."
+            # immediately" (one check token left, or none after an invalid-clue
+            # penalty took the last one: see `_penalty`).
             state = replace(state, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
             return state, Outcome(event, Result.BYSTANDER, cell, guesser, turn_over=True)
         state = replace(state, mistake_tokens=self.mistake_tokens + tokens)._end_turn()
@@ -468,13 +487,17 @@ class Duet:
         # "the guesser ... takes a checkmark-side-up token from the time bank. If
         # only bystander-side-up tokens are left, the guesser takes one of these."
         if self.bank_check:
-            state, tokens = replace(self, bank_check=self.bank_check - 1), 1
+            state = replace(self, bank_check=self.bank_check - 1)
         elif self.bank_bystander:
-            state, tokens = replace(self, bank_bystander=self.bank_bystander - 1), 1
-        else:  # an invalid-clue penalty took the last token this turn
-            state, tokens = self, 0
-        state = replace(state, passes=self.passes + tokens)._end_turn()
-        return state, Outcome(event, Result.PASS, guesser=event.seat, tokens=tokens, turn_over=True)
+            state = replace(self, bank_bystander=self.bank_bystander - 1)
+        else:
+            # An invalid-clue penalty took the last token this turn, and ending the
+            # turn needs one more: "if a turn causes you to use up more tokens than
+            # you have, you lose immediately" (see `_penalty`).
+            state = replace(self, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
+            return state, Outcome(event, Result.PASS, guesser=event.seat, turn_over=True)
+        state = replace(state, passes=self.passes + 1)._end_turn()
+        return state, Outcome(event, Result.PASS, guesser=event.seat, tokens=1, turn_over=True)
 
     def _penalty(self, event: Penalty) -> tuple[Duet, Outcome] | RejectReason:
         if self.phase is not Phase.GUESSING:
@@ -483,7 +506,19 @@ class Duet:
             return RejectReason.PENALTY_TWICE
         # "take a one-turn penalty by discarding one of the timer tokens from the
         # time bank." Which side is not said; a check-side token goes first so the
-        # group keeps its mistakes (NOTES.md).
+        # group keeps its mistakes (docs/rules.md).
+        #
+        # "Then the guesser should guess as though the clue were valid. (So the turn
+        # ends in the usual way, which in most cases will use up another timer
+        # token)." The usual way includes the rulebook's one immediate loss: "if a
+        # turn causes you to use up more tokens than you have, you lose
+        # immediately" ("Falls ihr in einem Zug jedoch mehr Marker benutzen
+        # müsstet, als ihr noch habt, verliert ihr sofort"). So when the penalty took
+        # the last token, a bystander (one token to mark it) or a pass (one token to
+        # take) needs a token the bank no longer has, and the game is lost: the
+        # penalty never leaves the team better off than the same touches without
+        # it. Only a turn that finds the last agent, or hits the assassin, ends
+        # without a token.
         if self.bank_check:
             state = replace(self, bank_check=self.bank_check - 1)
         else:
