@@ -7,6 +7,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
+# The vendor's panel code, pinned; without its declared dependencies (RPi.GPIO
+# and spidev, which a desktop cannot build and keystand never imports).
+WAVESHARE := waveshare-epaper==1.4.0
 
 .PHONY: test sim lint venv clean browser
 
@@ -24,20 +27,27 @@ $(CHROMIUM):
 		echo "          sudo apt-get install chromium   (then make test again)"; \
 	fi
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	# setuptools warns, in a banner, that an editable install maps folders by
+	# name; ours are mapped on purpose (pyproject's package-dir). Nothing else.
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps $(WAVESHARE)
 	touch $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tools/lint_tree.py imports  # DESIGN.md's import table (pyproject)
+	$(BIN)/python tools/lint_tree.py types    # mypy on the whole package
 	$(BIN)/pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/python tools/lint_tree.py imports
+	$(BIN)/python tools/lint_tree.py types
 
 # The stand with simulated panels and the simulator page on 127.0.0.1 (the
 # address is printed). SIM_ARGS passes more, e.g. SIM_ARGS="--speed 0.2".
@@ -45,4 +55,4 @@ sim: $(STAMP)
 	$(BIN)/keystand run --profile desktop $(SIM_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

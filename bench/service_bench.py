@@ -69,10 +69,7 @@ def bench_latency(touches: int, model: str) -> None:
         panels = {s: SimPanel(model, rotation=90, speed=0) for s in Seat}
         service = Service(
             stand, panels, render=screens.render, blank=screens.blank, on_shown=on_shown
-        )
-        service.start_workers()
-        loop = threading.Thread(target=service.run, daemon=True)
-        loop.start()
+        ).start()
         service.drain(30)
         times = []
         for k in range(touches):
@@ -89,8 +86,6 @@ def bench_latency(touches: int, model: str) -> None:
             if stand.state.status.value != "playing":  # an assassin: deal again
                 service.submit_then(stand.new_game)
                 service.drain(30)
-        service.stop()
-        loop.join(10)
         service.shutdown(30)
         t = TIMINGS[model]
         print(

@@ -7,10 +7,13 @@ A record is one line of text, so a journal can be read with `less`:
 
 `length` counts the payload's UTF-8 bytes and `crc32` covers the sequence
 number and the payload. Records are numbered from 0 without gaps. A power cut
-can leave only the last record torn (a write in progress); `Journal.open` cuts
-such a tail off, so the game resumes at the record before it. A bad record
-followed by good ones is not a torn tail but damage: the file is kept aside
-whole (`<name>.damaged-<n>`) and the good records before the damage are used.
+can leave only a torn tail: the file ends inside a record (a write in progress,
+no line end yet); `Journal.open` cuts it off, so the game resumes at the record
+before it. Any whole line that is not a sound record is damage, wherever it is
+(the last record and the start record included): the file is first copied
+aside whole (`<name>.damaged-<n>`, the copy and its folder fsynced), and only
+then are the records from the damage on cut, so a power cut during a repair
+cannot lose the only copy.
 """
 
 from __future__ import annotations
@@ -42,15 +45,32 @@ class Record:
 
 @dataclass(frozen=True)
 class Recovery:
-    """What `Journal.open` found besides good records: bytes of a torn tail cut
-    off, and where a damaged file was kept aside (None if the file was sound)."""
+    """What `Journal.open` found besides good records: the bytes of a torn tail
+    cut off (a power cut mid-write), or damage: the record where it starts, the
+    bytes cut from there on, and where the whole file was kept aside."""
 
     torn_bytes: int = 0
     damaged_copy: Path | None = None
+    damaged_at: int | None = None  # the first record that is not sound
+    cut_bytes: int = 0  # bytes cut from the damage on (kept in the copy)
 
     @property
     def clean(self) -> bool:
         return not self.torn_bytes and self.damaged_copy is None
+
+    def __str__(self) -> str:
+        if self.damaged_copy is not None:
+            return (
+                f"the journal is damaged at record {self.damaged_at}; the {self.damaged_at} "
+                f"record(s) before it are kept and {self.cut_bytes} bytes from there on were "
+                f"cut; the whole file was first copied to {self.damaged_copy}"
+            )
+        if self.torn_bytes:
+            return (
+                f"the last record was cut short ({self.torn_bytes} bytes, a write a power cut "
+                "interrupted) and was dropped; it had not been shown on any screen"
+            )
+        return "the journal is sound"
 
 
 def encode(seq: int, data: dict[str, Any]) -> bytes:
@@ -100,9 +120,9 @@ def read(path: Path) -> tuple[list[Record], int, bool]:
         record, offset = got
         records.append(record)
     rest = buf[offset:]
-    # A torn tail is one partial record with no newline; anything past a newline
-    # in the rest means a record was spoiled in the middle of the file.
-    damaged = b"\n" in rest[:-1] if rest.endswith(b"\n") else b"\n" in rest
+    # A torn tail is a record whose write never reached its line end; a whole
+    # line that is not a sound record (the last one too) is damage.
+    damaged = b"\n" in rest
     return records, offset, damaged
 
 
@@ -136,17 +156,14 @@ class Journal:
             records, end, damaged = read(path)
             size = path.stat().st_size
             if damaged:
-                copy = _free_name(path)
-                shutil.copyfile(path, copy)  # a copy, not a link: the original is cut next
-                os.chmod(copy, 0o600)  # it holds the card: the service user's only
-                recovery = Recovery(size - end, copy)
+                copy = keep_aside(path)
+                recovery = Recovery(
+                    damaged_copy=copy, damaged_at=len(records), cut_bytes=size - end
+                )
             elif size > end:
-                recovery = Recovery(size - end)
+                recovery = Recovery(torn_bytes=size - end)
             if size > end:
-                with open(path, "r+b") as f:
-                    f.truncate(end)
-                    f.flush()
-                    os.fsync(f.fileno())
+                cut(path, end)
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         if created:
@@ -199,6 +216,30 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {str(self.path)!r} next_seq={self._next_seq}>"
+
+
+def keep_aside(path: Path) -> Path:
+    """A durable copy of `path` beside it: written, fsynced, its folder fsynced,
+    all before the caller cuts the original."""
+    copy = _free_name(path)
+    fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # it holds the card
+    try:
+        with open(path, "rb") as src, os.fdopen(os.dup(fd), "wb") as dst:
+            shutil.copyfileobj(src, dst)  # a copy, not a link: the original is cut next
+            dst.flush()
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    fsync_dir(copy.parent)
+    return copy
+
+
+def cut(path: Path, end: int) -> None:
+    """Cut `path` to its first `end` bytes, durably."""
+    with open(path, "r+b") as f:
+        f.truncate(end)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _free_name(path: Path) -> Path:

@@ -20,10 +20,12 @@ from keystand.drivers.display import Panel, Refresh
 
 log = logging.getLogger(__name__)
 
+NEUTRAL = "neutral"  # the tag of the neutral picture a worker is sealed with
+
 
 @dataclass
 class RefreshPolicy:
-    """Which refresh a frame gets (DESIGN.md "Refresh policy").
+    """Which refresh a frame gets (docs/design.md "Refresh policy").
 
     Partial for in-game changes; full when the caller asks (a new game, the end
     screen); after `max_partials` partials in a row, one fast refresh (a full one
@@ -81,16 +83,16 @@ class PanelWorker:
         self.retry = retry
         self.on_error = on_error
         self.on_shown = on_shown
-        self.refreshes = 0
+        self.failing = False  # the last attempt failed (retrying with a growing pause)
+        self._failed_at: float | None = None  # when the current run of failures began
         self.dropped = 0  # frames replaced by a newer one before they were drawn
         self.skipped = 0  # frames identical to what the panel already shows
-        self.failures = 0
-        self.last_error: Exception | None = None
         self._cond = threading.Condition()
         self._pending: _Pending | None = None
         self._shown: Image.Image | None = None
         self._busy = False
         self._stopping = False
+        self._sealed = False
         self._exited = False
         self._thread = threading.Thread(target=self._run, name=f"panel-{name}", daemon=True)
 
@@ -103,10 +105,24 @@ class PanelWorker:
         on the panel. A wanted full refresh is kept even if the frame is replaced.
         `tag` comes back with the frame in `on_shown` (what the frame shows)."""
         with self._cond:
+            if self._sealed:
+                return
             if self._pending is not None:
                 self.dropped += 1
                 full = full or self._pending.full
             self._pending = _Pending(image, full, tag)
+            self._cond.notify_all()
+
+    def seal(self, image: Image.Image, *, tag: object = NEUTRAL) -> None:
+        """Make `image` the last frame this panel will ever be handed: it replaces
+        any frame not yet drawn (a refresh in progress finishes first), and every
+        later `show` is ignored. The service seals each panel with the neutral
+        picture when it stops, so no game frame can come after it."""
+        with self._cond:
+            if self._pending is not None:
+                self.dropped += 1
+            self._pending = _Pending(image, True, tag)
+            self._sealed = True
             self._cond.notify_all()
 
     @property
@@ -114,14 +130,20 @@ class PanelWorker:
         with self._cond:
             return self._busy or self._pending is not None
 
-    def wait_idle(self, timeout: float | None = None) -> bool:
+    def wait_idle(self, timeout: float | None = None, *, if_failing: float | None = None) -> bool:
         """Block until every frame handed over has been drawn (tests, shutdown);
-        False if `timeout` passed first or the worker stopped with frames undrawn."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        False if `timeout` passed first or the worker stopped with frames undrawn.
+        With `if_failing`, give up that many seconds after the panel fails (a
+        stuck panel is not worth the whole timeout)."""
+        started = time.monotonic()
+        deadline = None if timeout is None else started + timeout
         with self._cond:
             while self._busy or self._pending is not None:
                 if self._exited:
                     return False
+                if if_failing is not None and self._failed_at is not None:
+                    give_up = max(self._failed_at, started) + if_failing
+                    deadline = give_up if deadline is None else min(deadline, give_up)
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
@@ -170,13 +192,17 @@ class PanelWorker:
             try:
                 self._draw(job)
                 pause = self.retry[0]
+                self.failing = False
+                self._failed_at = None
             except Exception as exc:  # a driver failing must not end the worker
-                self.failures += 1
-                self.last_error = exc
+                self.failing = True
                 log.warning("panel %s: %s", self.name, exc)
                 if self.on_error:
                     self.on_error(self, exc)
                 with self._cond:
+                    if self._failed_at is None:
+                        self._failed_at = time.monotonic()
+                    self._cond.notify_all()
                     if self._pending is None:  # keep it unless a newer frame came
                         self._pending = _Pending(job.image, True, job.tag)
                     else:
@@ -207,7 +233,6 @@ class PanelWorker:
         )
         self.panel.display(job.image, refresh)
         self._shown = job.image.convert("1")
-        self.refreshes += 1
         if self.on_shown:
             self.on_shown(self, self._shown, refresh, job.tag)
 

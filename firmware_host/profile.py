@@ -1,22 +1,34 @@
-"""Build profiles (hardware/*.toml): which panels, how mounted, which inputs.
+"""Build profiles: which panels, how mounted, which inputs (`hardware/*.toml`).
 
-Every key is checked: an unknown key, a wrong type or a value out of range is
-refused with the file, the key and what was expected, before anything starts.
+The profiles ship inside the package (`keystand.hardware`, read with
+importlib.resources), so `keystand run --profile desktop` works from a wheel as
+from a checkout; `--profile PATH` reads any file. Each table is declared once,
+below, as a dataclass (keys, types, defaults, allowed values: `schema.py`); a
+profile is checked whole before anything starts, and a bad one is refused with
+the file, the key, the value and what is allowed.
+
+To add a key: a field with `setting(...)` in its table's dataclass. To add a
+table: a dataclass, a field on `Profile`, and a line in `load`.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import tomllib
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from keystand.drivers.display import MODELS
-
+from . import schema
 from .rules import KeystandError
+from .schema import setting
 
-HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
-INPUTS = ("simulator", "script", "keyboard")
+MAX_BYTES = 64 * 1024  # the largest real profile is a few KiB; a bigger file is a mistake
+SEATS = ("A", "B")
+PANEL_DRIVERS = ("sim", "waveshare")
+PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+INPUT_KINDS = ("simulator", "script", "keyboard")
 
 
 class ProfileError(KeystandError, ValueError):
@@ -25,129 +37,133 @@ class ProfileError(KeystandError, ValueError):
         super().__init__(f"{source}: {key}: {detail}")
 
 
+def _languages() -> tuple[str, ...]:
+    from keystand.layouts import languages  # the strings files say which there are
+
+    return tuple(languages())
+
+
+def _loopback(host: str) -> str | None:
+    if host == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass
+    return f"{host!r}: the page serves this machine only (127.0.0.1, ::1 or localhost)"
+
+
 @dataclass(frozen=True)
-class PanelConfig:
-    model: str = "epd2in7_V2"
-    rotation: int = 90
-    speed: float = 1.0  # the simulated panel's pace: 1 real time, 0 no waiting
+class Stand:
+    """[stand]: the stand as a whole."""
+
+    driver: str = setting("sim", choices=PANEL_DRIVERS, doc="panel driver")
+    max_partials: int = setting(10, between=(0, 1000), doc="partials before a clearing refresh")
+    idle_sleep: float = setting(120.0, between=(1, 86400), unit="seconds")
+    undo_window: float = setting(5.0, between=(1, 60), unit="seconds")
+    reveal_delay: float = setting(10.0, between=(0, 120), unit="seconds")
+    lang: str = setting("en", choices=_languages)
+
+
+@dataclass(frozen=True)
+class Panel:
+    """[panels] for both seats, [panels.A] / [panels.B] for one."""
+
+    model: str = setting("epd2in7_V2", choices=PANEL_MODELS)
+    rotation: int = setting(90, choices=(0, 90, 180, 270), doc="clockwise, picture to panel")
+    speed: float = setting(1.0, between=(0, 10), doc="simulated pace: 1 real, 0 no waiting")
+    # Where a Waveshare panel is wired (BCM GPIO numbers; the HAT's own by default).
+    spi_device: int = setting(0, choices=(0, 1), doc="SPI0 chip select: 0 CE0, 1 CE1")
+    rst: int = setting(17, between=(0, 27), doc="reset line")
+    dc: int = setting(25, between=(0, 27), doc="data/command line")
+    busy: int = setting(24, between=(0, 27), doc="busy line")
+    pwr: int = setting(18, between=(-1, 27), doc="panel power switch; -1: none")
+    busy_timeout: float = setting(0.0, between=(0, 300), unit="seconds", doc="0: the default")
+
+
+@dataclass(frozen=True)
+class Input:
+    """[input]: where input comes from."""
+
+    kinds: tuple[str, ...] = setting(("simulator",), choices=INPUT_KINDS)
+    host: str = setting("127.0.0.1", check=_loopback)
+    port: int = setting(8027, between=(1, 65535))
 
 
 @dataclass(frozen=True)
 class Profile:
     name: str
-    driver: str = "sim"  # "sim" (desktop) or "waveshare" (a Pi)
-    panels: dict[str, PanelConfig] = field(default_factory=dict)
-    max_partials: int = 10
-    idle_sleep: float = 120.0
-    inputs: tuple[str, ...] = ("simulator",)
-    host: str = "127.0.0.1"
-    port: int = 8027
-    undo_window: float = 5.0
-    reveal_delay: float = 10.0
-    lang: str = "en"
+    source: str = "(defaults)"
+    stand: Stand = field(default_factory=Stand)
+    panels: dict[str, Panel] = field(default_factory=lambda: {s: Panel() for s in SEATS})
+    input: Input = field(default_factory=Input)
 
 
-_SCHEMA: dict[str, dict[str, tuple[type, ...]]] = {
-    "stand": {
-        "driver": (str,),
-        "max_partials": (int,),
-        "idle_sleep": (int, float),
-        "undo_window": (int, float),
-        "reveal_delay": (int, float),
-        "lang": (str,),
-    },
-    "panel": {"model": (str,), "rotation": (int,), "speed": (int, float)},
-    "input": {"kinds": (list,), "host": (str,), "port": (int,)},
-}
+TABLES = ("stand", "panels", "input")
 
 
-def _check(source: str, where: str, table: Any, schema: dict[str, tuple[type, ...]]) -> dict:
-    if not isinstance(table, dict):
-        raise ProfileError(source, where, "expected a table")
-    for key, value in table.items():
-        if key not in schema:
-            raise ProfileError(
-                source, f"{where}.{key}", f"unknown key (expected one of {', '.join(schema)})"
-            )
-        types = schema[key]
-        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-            names = " or ".join(t.__name__ for t in types)
-            raise ProfileError(source, f"{where}.{key}", f"{value!r} is not {names}")
-    return table
+def shipped() -> dict[str, Any]:
+    """The profiles installed with keystand, by name."""
+    folder = resources.files("keystand.hardware")
+    return {p.name[:-5]: p for p in folder.iterdir() if p.name.endswith(".toml")}
+
+
+def _source(name_or_path: str) -> tuple[str, Any]:
+    if name_or_path.endswith(".toml") or "/" in name_or_path:
+        return name_or_path, Path(name_or_path)
+    found = shipped()
+    if name_or_path not in found:
+        known = ", ".join(sorted(found))
+        raise ProfileError(name_or_path, "profile", f"no such profile (profiles: {known})")
+    return name_or_path, found[name_or_path]
 
 
 def load(name_or_path: str) -> Profile:
-    """A profile by name (hardware/NAME.toml) or by path."""
-    path = Path(name_or_path)
-    if path.suffix != ".toml":
-        path = HARDWARE / f"{name_or_path}.toml"
-    source = str(path)
+    """A shipped profile by name (`desktop`) or a profile file by path."""
+    source, path = _source(name_or_path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
-        known = ", ".join(sorted(p.stem for p in HARDWARE.glob("*.toml")))
+        known = ", ".join(sorted(shipped()))
         raise ProfileError(source, "profile", f"no such file (profiles: {known})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ProfileError(source, "profile", f"cannot read: {e}") from None
+    except OSError as e:
+        raise ProfileError(source, "profile", f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise ProfileError(source, "profile", f"larger than {MAX_BYTES // 1024} KiB: not a profile")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ProfileError(source, "profile", f"not UTF-8 text (byte {e.start})") from None
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(source, "profile", f"not TOML: {e}") from None
+    try:
+        return _profile(Path(source).stem, source, table)
+    except schema.SchemaError as e:
+        raise ProfileError(source, e.key, e.detail) from None
+
+
+def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
     for key in data:
-        if key not in ("stand", "panels", "input"):
-            raise ProfileError(source, key, "unknown table (expected stand, panels, input)")
-    stand = _check(source, "stand", data.get("stand", {}), _SCHEMA["stand"])
-    inputs = _check(source, "input", data.get("input", {}), _SCHEMA["input"])
+        if key not in TABLES:
+            raise schema.SchemaError(key, f"unknown table (expected {schema.or_list(TABLES)})")
     panels_table = data.get("panels", {})
     if not isinstance(panels_table, dict):
-        raise ProfileError(source, "panels", "expected a table")
-    default = _check(
-        source,
-        "panels",
-        {k: v for k, v in panels_table.items() if k not in ("A", "B")},
-        _SCHEMA["panel"],
+        raise schema.SchemaError("panels", "expected a table")
+    shared = schema.values(
+        Panel, {k: v for k, v in panels_table.items() if k not in SEATS}, "panels"
     )
-    panels = {}
-    for seat in ("A", "B"):
-        own = _check(source, f"panels.{seat}", panels_table.get(seat, {}), _SCHEMA["panel"])
-        merged = {**default, **own}
-        cfg = PanelConfig(**merged)
-        if cfg.model not in MODELS:
-            raise ProfileError(
-                source,
-                f"panels.{seat}.model",
-                f"{cfg.model!r}: expected one of {', '.join(MODELS)}",
-            )
-        if cfg.rotation not in (0, 90, 180, 270):
-            raise ProfileError(source, f"panels.{seat}.rotation", "expected 0, 90, 180 or 270")
-        if not 0 <= cfg.speed <= 10:
-            raise ProfileError(source, f"panels.{seat}.speed", "expected 0..10")
-        panels[seat] = cfg
-    profile = Profile(
-        name=path.stem,
-        panels=panels,
-        inputs=tuple(inputs.get("kinds", ["simulator"])),
-        host=inputs.get("host", "127.0.0.1"),
-        port=inputs.get("port", 8027),
-        **stand,
-    )
-    for kind in profile.inputs:
-        if kind not in INPUTS:
-            raise ProfileError(source, "input.kinds", f"{kind!r}: expected {', '.join(INPUTS)}")
-    if profile.driver not in ("sim", "waveshare"):
-        raise ProfileError(source, "stand.driver", f"{profile.driver!r}: expected sim or waveshare")
-    if not 0 <= profile.max_partials <= 1000:
-        raise ProfileError(source, "stand.max_partials", "expected 0..1000")
-    if not 1 <= profile.idle_sleep <= 86400:
-        raise ProfileError(source, "stand.idle_sleep", "expected 1..86400 seconds")
-    if not 1 <= profile.undo_window <= 60:
-        raise ProfileError(source, "stand.undo_window", "expected 1..60 seconds")
-    if not 0 <= profile.reveal_delay <= 120:
-        raise ProfileError(source, "stand.reveal_delay", "expected 0..120 seconds")
-    from keystand.layouts import languages  # the strings files say which there are
-
-    if profile.lang not in languages():
-        raise ProfileError(
-            source, "stand.lang", f"{profile.lang!r}: expected one of {', '.join(languages())}"
+    panels = {
+        seat: Panel(
+            **{**shared, **schema.values(Panel, panels_table.get(seat, {}), f"panels.{seat}")}
         )
-    if not 1 <= profile.port <= 65535:
-        raise ProfileError(source, "input.port", "expected 1..65535")
-    return profile
+        for seat in SEATS
+    }
+    return Profile(
+        name=name,
+        source=source,
+        stand=schema.build(Stand, data.get("stand", {}), "stand"),
+        panels=panels,
+        input=schema.build(Input, data.get("input", {}), "input"),
+    )

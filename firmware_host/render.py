@@ -1,4 +1,4 @@
-"""`keystand render`: what one seat's screen shows, as a PNG (DESIGN.md "Contracts").
+"""`keystand render`: what one seat's screen shows, as a PNG (docs/design.md "Contracts").
 
     keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG
                     [--geometry] [--lang en|de|ru] [--mission T-M] [--loose-order]
@@ -18,16 +18,21 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from PIL import Image
-
-from . import views
-from .layouts import MODELS, Box, PanelSpec, languages, panel, render_with_boxes
+from .cliutil import EXIT_USAGE, add_card_source, load_card, read_bytes
 from .rules import Duet, KeystandError, Mission, Seat
 from .script import parse_script
 
-EXIT_USAGE = 2
+if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
+    from PIL import Image
+
+    from .layouts import Box, PanelSpec
+
+# The panels `keystand render` knows (tests/test_render_cli.py checks this list
+# against the layouts' own, which cannot be imported here without Pillow).
+PANEL_NAMES = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+LANGUAGE_NAMES = ("en", "de", "ru")
 
 
 class RenderError(KeystandError, ValueError):
@@ -36,24 +41,22 @@ class RenderError(KeystandError, ValueError):
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add `render` to the `keystand` command's subparsers."""
-    from .cli import _card_source  # cli imports this module: import its helpers late
-
     p: argparse.ArgumentParser = subparsers.add_parser(
         "render",
         help="draw one seat's screen of a scripted game as a PNG",
         description="Draw what one seat's screen shows after a script of events, upright "
         "as the seat reads it. --geometry prints each table cell's box in the PNG as JSON.",
     )
-    _card_source(p)
+    add_card_source(p)
     p.add_argument("--script", metavar="FILE", help="script file, - for stdin (default: none)")
     p.add_argument("--seat", required=True, metavar="A|B", help="whose screen")
-    p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(MODELS))
+    p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))
     p.add_argument("--out", required=True, metavar="PNG", help="the PNG (a directory with --all)")
     p.add_argument(
         "--geometry", action="store_true", help="print each cell's box [x0, y0, x1, y1] as JSON"
     )
     p.add_argument(
-        "--lang", default="en", metavar="LANG", help=f"{'|'.join(languages())} (default en)"
+        "--lang", default="en", metavar="LANG", help=f"{'|'.join(LANGUAGE_NAMES)} (default en)"
     )
     p.add_argument(
         "--mission", default="9-9", metavar="T-M", help="T turns, M mistakes (default 9-9)"
@@ -63,8 +66,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--rotation",
         type=int,
         metavar="DEG",
-        help="how the panel is mounted: 0, 90, 180 or 270 degrees clockwise from the "
-        "picture to the panel's own frame (default: landscape, upright)",
+        help="how the panel is mounted, in degrees clockwise from the picture to the "
+        "panel's own frame: 0 or 180 draw the panel's native shape (portrait on every "
+        'model but the 4.2"), 90 or 270 the other way round; the PNG is always upright '
+        "as the seat reads it (default: landscape)",
     )
     p.add_argument(
         "--all", action="store_true", help="every screen of the game, numbered PNGs in --out"
@@ -73,6 +78,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _spec(args: argparse.Namespace) -> PanelSpec:
+    from .layouts import panel
+
     try:
         return panel(args.panel, args.rotation)
     except ValueError as e:
@@ -88,15 +95,14 @@ def _seat(text: str) -> Seat:
 
 def _states(args: argparse.Namespace, stdin: TextIO) -> list[Duet]:
     """The game before the first event and after each one."""
-    from .cli import _load_card, _read
-
-    card = _load_card(args, stdin)
+    card = load_card(args, stdin)
+    assert card is not None  # the card source is required
     mission = Mission.parse(args.mission)
     state = Duet.start(card, mission, loose_order=args.loose_order)
     states = [state]
     if args.script is not None:
         source = "stdin" if args.script == "-" else args.script
-        for step in parse_script(_read(args.script, "script", stdin), source=source):
+        for step in parse_script(read_bytes(args.script, "script", stdin), source=source):
             state, _ = state.apply(step.event)
             states.append(state)
     return states
@@ -123,6 +129,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO | None
 
 
 def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    from . import views
+    from .layouts import languages, render_with_boxes
+
     seat = _seat(args.seat)
     spec = _spec(args)
     if args.lang not in languages():

@@ -3,7 +3,8 @@
 Off a Pi the `desktop` profile runs simulated panels and the simulator page on
 127.0.0.1. With `--script FILE` (and no page or keyboard) the run ends once the
 script is done and both screens show its result, which is how the power-cut
-tests drive it.
+tests drive it. Drivers come from `keystand.drivers.factory` by the profile's
+names; this module names no driver class.
 """
 
 from __future__ import annotations
@@ -13,207 +14,481 @@ import logging
 import signal
 import sys
 import threading
-import time
-from io import BytesIO
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from keystand.drivers.display import Panel, SimPanel
-from keystand.drivers.inputs import Act, ScriptInput, parse_line, parse_script
-from keystand.drivers.inputs.script import ScriptLineError
-from keystand.drivers.inputs.simulator import ScreenFrame, SimulatorPage
+from .cliutil import UsageError, add_card_source, load_card, read_bytes
+from .rules import KeystandError
+from .store import default_state_dir
 
-from . import profile as profiles
-from .panel_worker import RefreshPolicy
-from .rules import KeystandError, Seat
-from .service import Service
-from .stand import Settings, Stand
-from .store import Store, default_state_dir
+if TYPE_CHECKING:
+    from keystand.drivers.display import Panel
+
+    from .profile import Profile
+    from .rules import Card, Seat
+    from .service import Service
 
 log = logging.getLogger("keystand")
+
+STOP_TIMEOUT = 30.0  # seconds for the last frames and the neutral picture
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "run",
         help="run the stand service (simulated drivers off a Pi)",
-        description="Run the stand: inputs -> referee -> journal -> both screens.",
+        description="Run the stand: inputs -> referee -> journal -> both screens. "
+        "SIGINT or SIGTERM stops it: the screens are blanked to a neutral picture first.",
     )
     p.add_argument(
-        "--profile", default="desktop", help="hardware/NAME.toml or a path (default desktop)"
+        "--profile",
+        default="desktop",
+        help="a profile installed with keystand (desktop) or a profile file's path",
     )
     p.add_argument("--state-dir", type=Path, help=f"default: {default_state_dir()}")
-    p.add_argument("--script", metavar="FILE", help="feed a script (touch/press/wait lines)")
+    p.add_argument(
+        "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
+    )
+    add_card_source(p, required=False)
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
     p.add_argument(
+        "--emulate",
+        type=Path,
+        metavar="DIR",
+        help="run the profile's real drivers over emulated hardware; write each seat's SPI "
+        "transfer log (SEAT.spi) and each image its panel got (SEAT-NNNN.png) in DIR",
+    )
+    p.add_argument(
+        "--emulate-fault",
+        action="append",
+        default=[],
+        metavar="SEAT:FAULT",
+        help="with --emulate: A:busy-stuck or B:unplugged (a panel), grid:noise (the grid)",
+    )
+    p.add_argument(
         "--shown-log",
         type=Path,
         metavar="FILE",
-        help="append 'SEAT GAME RECORDS' for every frame a panel has finished showing",
+        help="append 'SEAT GAME RECORDS' for each game frame a panel has finished showing "
+        "and 'SEAT neutral' for each neutral picture",
     )
 
 
-def _panels(profile: profiles.Profile, speed: float | None) -> dict[Seat, Panel]:
-    if profile.driver != "sim":
-        raise profiles.ProfileError(
-            profile.name, "stand.driver", "the Waveshare driver is not built yet (use sim)"
+EMULATE_FAULTS = {"busy-stuck", "unplugged"}  # per seat; grid:noise is the inputs'
+
+
+class Emulation:
+    """`--emulate DIR`: the emulated hardware of each seat's panel, what its
+    controller decoded, and the files in DIR."""
+
+    def __init__(self, folder: Path, faults: dict[str, str]) -> None:
+        from keystand.drivers import factory
+
+        self.folder = folder
+        self.faults = faults
+        self.pins = factory.emulated_pins()
+        self.hardware: dict[str, Any] = {}
+
+    def decoded(self, seat: str, rotation: int) -> Any:
+        """What seat's controller shows, upright as the seat reads it."""
+        shown = self.hardware[seat].shown
+        return shown.rotate(rotation, expand=True) if rotation else shown
+
+    def close(self) -> None:
+        for hardware in self.hardware.values():
+            hardware.close()
+
+
+def _faults(given: list[str]) -> dict[str, str]:
+    faults: dict[str, str] = {}
+    for text in given:
+        where, _, what = text.partition(":")
+        panel_fault = where in ("A", "B") and what in EMULATE_FAULTS
+        if panel_fault or (where == "grid" and what == "noise"):
+            faults[where] = what
+        else:
+            raise UsageError(
+                f"--emulate-fault {text!r}: expected A:busy-stuck, B:busy-stuck, A:unplugged, "
+                "B:unplugged or grid:noise"
+            )
+    return faults
+
+
+def _panels(
+    profile: Profile, speed: float | None, emulation: Emulation | None, state_dir: Path
+) -> dict[Seat, Panel]:
+    from keystand.drivers import factory
+
+    from .rules import Seat
+
+    driver = profile.stand.driver
+    panels: dict[Seat, Panel] = {}
+    for seat, cfg in profile.panels.items():
+        pace = cfg.speed if speed is None else speed
+        options: dict[str, Any] = {}
+        if driver == "sim":
+            # What each simulated panel last showed, kept as e-ink keeps it.
+            (state_dir / "screens").mkdir(mode=0o700, exist_ok=True)
+            options = {"speed": pace, "remember": state_dir / "screens" / f"{seat}.png"}
+        else:
+            options = {
+                "seat": seat,
+                "wiring": {
+                    "rst": cfg.rst,
+                    "dc": cfg.dc,
+                    "busy": cfg.busy,
+                    "pwr": None if cfg.pwr < 0 else cfg.pwr,
+                    "spi_device": cfg.spi_device,
+                },
+                "busy_timeout": cfg.busy_timeout or None,
+            }
+        if emulation is None:
+            panels[Seat(seat)] = factory.make_panel(
+                driver, cfg.model, rotation=cfg.rotation, **options
+            )
+            continue
+        from keystand.drivers.display.record import FrameFiles
+
+        options.pop("seat", None)
+        panel, hardware = factory.make_emulated_panel(
+            driver,
+            cfg.model,
+            rotation=cfg.rotation,
+            seat=seat,
+            pin_factory=emulation.pins,
+            speed=pace,
+            fault=emulation.faults.get(seat),
+            log=emulation.folder / f"{seat}.spi",
+            # A stuck panel is found in seconds, not the real panel's half minute.
+            busy_timeout=options["busy_timeout"] or max(2.0, 30 * pace),
+            record=False,
+            wiring=options["wiring"],
         )
+        panel.on_frame = FrameFiles(emulation.folder, seat)
+        emulation.hardware[seat] = hardware
+        panels[Seat(seat)] = panel
+    return panels
+
+
+def _card_for_first_game(card: Card | None, new_card: Any) -> Any:
+    """The stand's card dealer: `card` for the first new game, then random."""
+    if card is None:
+        return new_card
+    dealt = [card]
+
+    def deal() -> Card:
+        return dealt.pop() if dealt else new_card()
+
+    return deal
+
+
+def _refuse_card_if_playing(state_dir: Path) -> None:
+    from .journal import JournalError
+    from .store import Store
+
+    if not state_dir.is_dir():
+        return
+    try:
+        found = Store.reader(state_dir).peek()
+    except JournalError:
+        return  # unreadable: boot keeps it aside and deals the new game on this card
+    if found is not None:
+        raise UsageError(
+            f"a game is in play in {state_dir} (game {found[1]}): --card deals only a new game. "
+            "Finish it, abandon it (menu > New game), or give another --state-dir"
+        )
+
+
+def _check_state_dir(state_dir: Path) -> None:
+    """A directory keystand can write (made if missing), or exit 2 saying why.
+    A disk that fills up later is not this: the stand runs and says "cannot save"."""
+    import tempfile
+
+    from .store import CURRENT
+
+    where = f"state dir {str(state_dir)!r}"
+    if state_dir.exists() and not state_dir.is_dir():
+        raise UsageError(f"{where} is not a directory")
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with tempfile.TemporaryFile(dir=state_dir):
+            pass
+    except OSError as e:
+        raise UsageError(
+            f"{where} cannot be written: {e.strerror or e} (give a writable --state-dir)"
+        ) from e
+    journal = state_dir / CURRENT
+    if journal.exists() and not journal.is_file():
+        raise UsageError(f"{str(journal)!r} is not a file: move it away, keystand writes it")
+
+
+def _check_shown_log(path: Path) -> None:
+    if path.exists() and not path.is_file():
+        raise UsageError(f"--shown-log {str(path)!r} is not a file")
+    if not path.parent.is_dir():
+        raise UsageError(
+            f"--shown-log {str(path)!r}: the folder {str(path.parent)!r} does not exist"
+        )
+
+
+def _check_port(host: str, port: int) -> None:
+    """The page's port is free now, before anything starts (0: any free one)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the page binds
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            raise UsageError(
+                f"the simulator page's port {port} on {host}: {e.strerror or e} (is another "
+                "keystand running? stop it, or give --port N, or --port 0 for any free port)"
+            ) from e
+
+
+def _status(service: Service) -> dict[str, Any]:
+    snap = service.snapshot  # one immutable object: read from the page's threads
     return {
-        Seat(seat): SimPanel(
-            cfg.model, rotation=cfg.rotation, speed=cfg.speed if speed is None else speed
-        )
-        for seat, cfg in profile.panels.items()
+        **snap.public,
+        "service": snap.phase.value,
+        "error": snap.error,
+        "health": [
+            {"source": h.source, "health": h.health.value, "detail": h.detail} for h in snap.health
+        ],
     }
 
 
-def _frames(service: Service) -> dict[str, ScreenFrame]:
+def _frames(service: Service) -> dict[str, Any]:
+    from keystand.drivers.inputs.simulator import ScreenFrame
+
     out = {}
-    for seat, worker in service.workers.items():
-        panel = worker.panel
-        assert isinstance(panel, SimPanel)
-        last = panel.frames[-1].refresh.value if panel.frames else None
+    for seat, panel in service.panels.items():
+        refreshing = panel.refreshing
+        kind = refreshing or panel.last_refresh
         out[seat.value] = ScreenFrame(
-            number=sum(panel.counts.values()),
-            busy=panel.busy,
-            refresh=panel.refreshing.value if panel.refreshing else last,
+            number=panel.frames_shown,
+            busy=refreshing is not None,
+            refresh=kind.value if kind is not None else None,
             model=panel.model.name,
         )
     return out
 
 
-def _png(service: Service, seat_name: str) -> bytes | None:
-    """What seat `seat_name`'s panel shows now, as a PNG (the page fetches it)."""
+def _png(service: Service, seat_name: str, emulation: Emulation | None = None) -> bytes | None:
+    """What seat `seat_name`'s panel shows now, as a PNG (white before its first
+    frame); with `--emulate`, what its emulated controller decoded."""
+    from io import BytesIO
+
     from . import screens
 
-    try:
-        seat = Seat(seat_name)
-    except ValueError:
+    panel = next((p for s, p in service.panels.items() if s.value == seat_name), None)
+    if panel is None:
         return None
-    worker = service.workers.get(seat)
-    if worker is None:
-        return None
-    panel = worker.panel
-    assert isinstance(panel, SimPanel)
+    if emulation is not None:
+        image = emulation.decoded(seat_name, panel.rotation)
+    else:
+        image = panel.shown or screens.starting(panel)
     buf = BytesIO()
-    (panel.shown or screens.blank(service.stand, seat, panel)).save(buf, "PNG")
+    image.save(buf, "PNG")
     return buf.getvalue()
 
 
+def _report_emulation(emulation: Emulation, panels: dict[Seat, Panel], err: TextIO) -> None:
+    """Say, per seat, whether the controller ends showing the last image its
+    driver was handed (the emulator decoded it from the bytes on the wire)."""
+    from PIL import Image, ImageChops
+
+    emulation.close()
+    for seat, panel in panels.items():
+        files = sorted(emulation.folder.glob(f"{seat.value}-[0-9][0-9][0-9][0-9].png"))
+        if not files:
+            print(f"keystand: emulate: seat {seat.value}: no frame reached the panel", file=err)
+            continue
+        with Image.open(files[-1]) as last:
+            sent = last.convert("1")
+        decoded = emulation.decoded(seat.value, panel.rotation).convert("1")
+        same = sent.size == decoded.size and not ImageChops.difference(sent, decoded).getbbox()
+        print(
+            f"keystand: emulate: seat {seat.value}: {len(files)} frames; the controller shows "
+            + (f"{files[-1].name} pixel for pixel" if same else f"NOT {files[-1].name}"),
+            file=err,
+            flush=True,
+        )
+
+
+class ShownLog:
+    """`--shown-log`: a line for each frame a panel has finished showing."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        self.lock = threading.Lock()
+
+    def __call__(self, seat: Seat, image: object, refresh: object, tag: object) -> None:
+        from .panel_worker import NEUTRAL
+
+        if tag == NEUTRAL:
+            line = f"{seat.value} neutral\n"
+        elif isinstance(tag, tuple) and tag[0] is not None:
+            line = f"{seat.value} {tag[0]} {tag[1]}\n"
+        else:
+            return  # a frame of no journaled game (the disk refused its start)
+        with self.lock:
+            self.file.write(line)
+            self.file.flush()
+
+    def close(self) -> None:
+        with self.lock:
+            self.file.close()
+
+
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from . import screens  # Pillow layouts load only when the stand runs
+    # The service, Pillow and the drivers load only when the stand runs.
+    from keystand.drivers import factory
+    from keystand.drivers.inputs import ScriptLineError, parse_script
+
+    from . import profile as profiles
+    from . import rules, screens
+    from .panel_worker import RefreshPolicy
+    from .service import Service
+    from .stand import Settings, Stand
+    from .store import Store
 
     logging.basicConfig(
         level=logging.INFO, format="keystand: %(levelname)s %(message)s", stream=err
     )
     profile = profiles.load(args.profile)
-    state_dir = args.state_dir or default_state_dir()
+    if args.speed is not None and not 0 <= args.speed <= 10:
+        raise UsageError(f"--speed {args.speed}: expected 0..10 (1 real time, 0 no waiting)")
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
+    state_dir: Path = args.state_dir or default_state_dir()
+    card = load_card(args, sys.stdin)
     steps = None
     if args.script:
-        data = sys.stdin.buffer.read() if args.script == "-" else _read(args.script)
+        data = read_bytes(args.script, "script", sys.stdin)
         try:
             steps = parse_script(data, source="stdin" if args.script == "-" else args.script)
         except ScriptLineError as e:
             raise KeystandError(str(e)) from None
-    panels = _panels(profile, args.speed)
+    if card is not None:
+        _refuse_card_if_playing(state_dir)
+    if args.shown_log:
+        _check_shown_log(args.shown_log)
+    use_page = "simulator" in profile.input.kinds and not args.no_page
+    use_page = use_page and not (steps and args.port is None)
+    port = profile.input.port if args.port is None else args.port
+    host = "127.0.0.1" if profile.input.host == "localhost" else profile.input.host
+    if use_page:
+        _check_port(host, port)
+    _check_state_dir(state_dir)  # the last check: it makes the dir
+    emulation = None
+    if args.emulate is not None:
+        if profile.stand.driver == "sim":
+            raise UsageError(
+                f"--emulate runs a Pi profile's real drivers; profile {profile.name!r} has "
+                "simulated panels (try --profile minimal)"
+            )
+        try:
+            args.emulate.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--emulate {str(args.emulate)!r}: {e.strerror or e}") from e
+        emulation = Emulation(args.emulate, _faults(args.emulate_fault))
+    elif args.emulate_fault:
+        raise UsageError("--emulate-fault needs --emulate DIR")
+    panels = _panels(profile, args.speed, emulation, state_dir)
     stand = Stand(
         Store(state_dir),
         settings=Settings(
-            undo_window=profile.undo_window,
-            reveal_delay=profile.reveal_delay,
-            lang=(profile.lang, profile.lang),
+            undo_window=profile.stand.undo_window,
+            reveal_delay=profile.stand.reveal_delay,
+            lang=(profile.stand.lang, profile.stand.lang),
         ),
+        new_card=_card_for_first_game(card, rules.generate),
     )
     resumed = stand.boot()
-    shown_log = open(args.shown_log, "a", encoding="utf-8") if args.shown_log else None  # noqa: SIM115
-
-    def log_shown(seat: Seat, image: object, refresh: object, tag: object) -> None:
-        if shown_log is not None and isinstance(tag, tuple):
-            shown_log.write(f"{seat.value} {tag[0]} {tag[1]}\n")
-            shown_log.flush()
-
+    if resumed is not None and not resumed.recovery.clean:
+        log.warning("journal repaired on start: %s", resumed.recovery)
+    for skipped in resumed.skipped if resumed else ():
+        log.warning("journal record not used: %s", skipped)
+    if stand.fault:
+        log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
+    shown_log = ShownLog(args.shown_log) if args.shown_log else None
     service = Service(
         stand,
         panels,
         render=screens.render,
         blank=screens.blank,
-        policy=lambda: RefreshPolicy(max_partials=profile.max_partials),
-        idle_sleep=profile.idle_sleep,
-        on_shown=log_shown,
+        describe=screens.public,
+        policy=lambda: RefreshPolicy(max_partials=profile.stand.max_partials),
+        idle_sleep=profile.stand.idle_sleep,
+        on_shown=shown_log,
     )
-    if resumed is not None and not resumed.recovery.clean:
-        log.warning("journal repaired on start: %s", resumed.recovery)
-    for skipped in resumed.skipped if resumed else ():
-        log.warning("journal record not used: %s", skipped)
-    service.start_workers()
-    loop = threading.Thread(target=service.run, name="service-loop", daemon=True)
-    loop.start()
-
-    page = None
-    interactive = "keyboard" in profile.inputs
-    if "simulator" in profile.inputs and not args.no_page and not (steps and args.port is None):
-        page = SimulatorPage(
-            screens=lambda: _frames(service),
-            png=lambda seat: _png(service, seat),
-            emit=service.submit,
-            status=lambda: screens.status(service),
-            host=profile.host,
-            port=profile.port if args.port is None else args.port,
-        ).start()
-        print(f"keystand: the simulator page is at {page.url}", file=out, flush=True)
-        interactive = True
 
     done = threading.Event()
+    kinds = profile.input.kinds
+    page = None
+    interactive = False
+    if use_page:
+        page = factory.make_input(
+            "simulator",
+            screens=lambda: _frames(service),
+            png=lambda seat: _png(service, seat, emulation),
+            status=lambda: _status(service),
+            host=host,
+            port=port,
+        )
+        service.add_input(page)
+        interactive = True
+    if "keyboard" in kinds and not steps:
+        service.add_input(
+            factory.make_input("keyboard", complain=lambda m: print(m, file=err, flush=True))
+        )
+        interactive = True
+    if steps is not None:
+        service.add_input(
+            factory.make_input(
+                "script",
+                steps=steps,
+                on_done=None if interactive else lambda: service.submit_then(done.set),
+            )
+        )
+    elif not interactive:
+        print("keystand: no input to run (the profile has no simulator or keyboard)", file=err)
+        done.set()
+
     signal.signal(signal.SIGTERM, lambda *_: done.set())
     signal.signal(signal.SIGINT, lambda *_: done.set())
-    if steps is not None:
-        ScriptInput(
-            steps,
-            service.submit,
-            on_done=None if interactive else lambda: service.submit_then(done.set),
-        ).start()
-    if "keyboard" in profile.inputs and not steps:
-        threading.Thread(target=_keyboard, args=(service, err), daemon=True).start()
-    if not interactive and steps is None:
-        print("keystand: no input to run (profile has no simulator/keyboard)", file=err)
-        done.set()
-    while not done.wait(0.5):
+    try:
+        service.start(stop_timeout=STOP_TIMEOUT)
+    except OSError as e:  # the page's port is taken
+        service.shutdown(STOP_TIMEOUT)
+        raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
+    if page is not None:
+        print(
+            f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True
+        )
+    while not done.wait(0.5) and not service.stopped:
         pass
-    service.stop()
-    loop.join(5)  # the loop ends after the input in hand
-    if page:
-        page.stop()
-    service.shutdown(timeout=20)  # the last frames, then the neutral picture
+    print("keystand: stopping: blanking the screens...", file=err, flush=True)
+    clean = service.shutdown(STOP_TIMEOUT + 5)
     if shown_log is not None:
         shown_log.close()
+    if emulation is not None:
+        _report_emulation(emulation, panels, err)
+    if clean and not service.unblanked:
+        print("keystand: stopped; both screens show the neutral picture", file=err, flush=True)
+    else:
+        which = ", ".join(service.unblanked) or "a panel"
+        print(
+            f"keystand: stopped, but {which} did not show the neutral picture: it may still "
+            "show the key (check its cable, then start and stop the stand again)",
+            file=err,
+            flush=True,
+        )
     return 0
-
-
-def _keyboard(service: Service, err: TextIO) -> None:
-    """Script lines typed on standard input (touch 1 2, press A clue, ...)."""
-    for number, line in enumerate(sys.stdin, start=1):
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        try:
-            event = parse_line(body)
-            if isinstance(event, Act):  # the table's hardware: touches and keys only
-                raise ValueError(f"{body!r}: type touch or press lines (press A clue, ...)")
-        except ValueError as e:
-            print(f"keystand: keyboard line {number}: {e}", file=err)
-            continue
-        if isinstance(event, float):
-            time.sleep(event)
-        else:
-            service.submit(event)
-
-
-def _read(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()  # decoded by the script parser's one rule
-    except OSError as e:
-        raise KeystandError(f"cannot read script {path!r}: {e.strerror or e}") from e
 
 
 __all__ = ["add_parser", "run"]

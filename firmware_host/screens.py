@@ -15,6 +15,7 @@ from keystand.drivers.display import Panel
 from . import layouts, views
 from .rules import Rejection, Seat
 from .stand import Item, Stand
+from .summary import state_json
 
 
 def spec(panel: Panel) -> layouts.PanelSpec:
@@ -26,8 +27,8 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     view: layouts.SeatView | layouts.NeutralView | layouts.MenuView
     if seat in stand.menus:
         view = menu_view(stand, seat)
-    elif stand.state is None:
-        view = views.neutral(layouts.Neutral.IDLE)
+    elif stand.state is None:  # no game: the disk refused to save a new one, or idle
+        view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
         asked = stand.undo_request.seat if stand.undo_request else None
         view = views.for_seat(
@@ -36,6 +37,11 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
             undo_asked=asked,
             reveal=stand.revealed,
             cannot_save=stand.fault is not None,
+            input_lost=bool(stand.inputs_lost),
+            partner_panel_failed=seat.partner in stand.panel_faults,
+            hint=stand.hints[seat][0] if seat in stand.hints else None,
+            repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
+            show_refusal=stand.refusal_shown,
         )
     return layouts.render(view, spec(panel), lang)
 
@@ -56,7 +62,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, f"first_{first}"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
-        elif item is Item.NEW_GAME and menu.confirming:
+        elif item in (Item.NEW_GAME, Item.PENALTY) and menu.confirming and item is menu.item:
             lines.append(layouts.MenuLine(entry, "confirm"))
         else:
             lines.append(layouts.MenuLine(entry))
@@ -74,6 +80,11 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     return layouts.MenuView(tuple(lines), menu.index, menu.editing, history)
 
 
+def starting(panel: Panel, lang: str = "en") -> Image.Image:
+    """The picture for a panel with nothing on it yet while the stand starts."""
+    return layouts.render(views.neutral(layouts.Neutral.STARTING), spec(panel), lang)
+
+
 def blank(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     """The picture left on a panel when the service stops: no key, no game."""
     return layouts.render(
@@ -81,15 +92,12 @@ def blank(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     )
 
 
-def status(service: Any) -> dict[str, Any]:
-    """The public state for the simulator page's status line."""
-    from .cli import state_json
-
-    stand = service.stand
+def public(stand: Stand) -> dict[str, Any]:
+    """The public record for the simulator page's status line: no key, no side."""
     last = stand.state.last if stand.state else None
     return {
         "game": stand.store.game_id,
         "state": state_json(stand.state) if stand.state else None,
-        "refused": last.message if isinstance(last, Rejection) else None,
-        "error": service.stats.last_error,
+        "refused": last.message if isinstance(last, Rejection) and stand.refusal_shown else None,
+        "cannot_save": stand.fault,
     }

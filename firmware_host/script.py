@@ -1,4 +1,4 @@
-"""Script text (DESIGN.md "Script text"): one event a line, `#` starts a comment.
+"""Script text (docs/design.md "Contracts"): one event a line, `#` starts a comment.
 
 `touch R C` (table coordinates), `clue A|B`, `pass A|B`, `undo`, `penalty`:
 the same lines the drivers' script input reads (`keystand.drivers.inputs`),

@@ -25,7 +25,7 @@ from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 
 from . import rules
 from .journal import JournalError
-from .rules import Duet, Mission, Outcome, Rejection, Seat, Status
+from .rules import Duet, Mission, Outcome, Rejection, RejectReason, Seat, Status
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
 
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
+REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
 MISSIONS = (
     rules.Mission(9, 9),
     rules.Mission(10, 10),
@@ -80,7 +81,7 @@ class Menu:
     seat: Seat
     index: int = 0
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    confirming: bool = False  # New game chosen once while a game is in play
+    confirming: bool = False  # New game (a game in play) or Invalid clue chosen once
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
 
@@ -93,6 +94,13 @@ class Menu:
 class UndoRequest:
     seat: Seat
     at: float
+
+
+class Repair(enum.Enum):
+    """What start-up did with a damaged journal (both screens say it)."""
+
+    RESUMED = "resumed"  # the game resumed from the records before the damage
+    NEW_GAME = "new_game"  # nothing usable: a new game was dealt
 
 
 @dataclass
@@ -109,45 +117,131 @@ class Stand:
     version: int = 0  # goes up with every change a screen may show
     ended_at: float | None = None  # when the game in play ended (None: not, or long ago)
     fault: str | None = None  # why the last accepted input could not be saved (not taken)
+    inputs_lost: frozenset[str] = frozenset()  # input devices that stopped answering
+    panel_faults: dict[Seat, str] = field(default_factory=dict)  # panels failing, and how
+    hints: dict[Seat, tuple[str, float]] = field(default_factory=dict)  # what to press, since
+    repaired: Repair | None = None  # the journal was damaged on start (until the next event)
+    refusal_shown: bool = True  # False: the screens are back on the last accepted outcome
+    refused_at: float | None = None  # when the refusal on screen came
+    _card: rules.Card | None = field(default=None, repr=False)  # dealt, not yet on disk
 
     # ----- start-up -------------------------------------------------------------------
 
     def boot(self) -> Resumed | None:
-        """Resume the journaled game, or deal a new one: the stand boots into a game."""
+        """Resume the journaled game, or deal a new one: the stand boots into a game.
+        The menu's choices saved in the state dir (languages, the next game's
+        mission, order and first clue) come back as they were left."""
+        saved = self._load_settings()
         try:
             resumed = self.store.resume()
         except JournalError as e:  # kept aside by the store: nothing is lost
             log.warning("%s; dealing a new game", e)
             resumed = None
+            self.repaired = Repair.NEW_GAME
+        if resumed is not None and resumed.recovery.damaged_copy is not None:
+            self.repaired = Repair.RESUMED
         if resumed is None:
             self.new_game()
         else:
             self.state = resumed.state
-            self.settings = replace(
-                self.settings,
-                mission=resumed.state.mission,
-                loose_order=resumed.state.loose_order,
-                first=resumed.state.first,
-            )
+            if not saved:  # a state dir from before settings were kept: the game's own
+                self.settings = replace(
+                    self.settings,
+                    mission=resumed.state.mission,
+                    loose_order=resumed.state.loose_order,
+                    first=resumed.state.first,
+                )
         self.full_refresh = True
         self.version += 1
         return resumed
 
-    def new_game(self) -> None:
-        previous = self.state
+    def _load_settings(self) -> bool:
+        """The saved menu choices, each checked; a bad one keeps its default."""
+        try:
+            data = self.store.load_settings()
+        except JournalError as e:
+            log.warning("%s", e)
+            return False
+        if data is None:
+            return False
+        s = self.settings
+        try:
+            s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
+        except ValueError as e:
+            log.warning("settings.json: mission: %s; kept %s", e, s.mission)
+        if isinstance(data.get("loose_order"), bool):
+            s = replace(s, loose_order=data["loose_order"])
+        if data.get("first") in (None, "A", "B"):
+            s = replace(s, first=Seat(data["first"]) if data.get("first") else None)
+        langs = data.get("lang")
+        if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
+            s = replace(s, lang=(langs[0], langs[1]))
+        self.settings = s
+        return True
+
+    def _save_settings(self) -> None:
+        s = self.settings
+        try:
+            self.store.save_settings(
+                {
+                    "mission": str(s.mission),
+                    "loose_order": s.loose_order,
+                    "first": s.first.value if s.first else None,
+                    "lang": list(s.lang),
+                }
+            )
+        except OSError as e:  # the choice holds for this run; the log says why not after
+            log.error("cannot save the settings: %s", e)
+
+    def new_game(self) -> bool:
+        """Deal a new game, once its start is on disk; until then the stand keeps
+        the game it has (or none) and the screens say it cannot save."""
+        card = self._card if self._card is not None else self.new_card()
         state = Duet.start(
-            self.new_card(),
+            card,
             self.settings.mission,
             loose_order=self.settings.loose_order,
             first=self.settings.first,
         )
-        self.store.start_game(state, previous=previous)
+        try:
+            self.store.start_game(state, previous=self.state)
+        except (JournalError, OSError) as e:
+            log.error("cannot save a new game (%s); the stand keeps what it shows", e)
+            self._card = card  # the same card when the disk takes writes again
+            self.fault = str(e)
+            self.version += 1
+            return False
+        self._card = None
+        self.fault = None
+        self.hints.clear()
+        self.repaired = None if self.state is not None else self.repaired
         self.state = state
         self.menus.clear()
         self.undo_request = None
         self.ended_at = None
         self.full_refresh = True
         self.version += 1
+        return True
+
+    def panel_health(self, seat: Seat, fault: str | None) -> None:
+        """A seat's panel failed (`fault` says how) or shows frames again (None):
+        the other seat's screen says so until it is back."""
+        faults = dict(self.panel_faults)
+        if fault is None:
+            faults.pop(seat, None)
+        else:
+            faults[seat] = fault
+        if faults != self.panel_faults:
+            self.panel_faults = faults
+            self.version += 1
+
+    def input_health(self, source: str, lost: bool) -> None:
+        """An input device stopped answering (`lost`) or answers again: both
+        screens say so while any is lost."""
+        now_lost = self.inputs_lost | {source} if lost else self.inputs_lost - {source}
+        if now_lost != self.inputs_lost:
+            self.inputs_lost = now_lost
+            self.version += 1
 
     # ----- inputs -----------------------------------------------------------------------
 
@@ -156,7 +250,10 @@ class Stand:
         self.tick(now)
         before = self.version
         if isinstance(event, Touch):
-            self._game(rules.Touch(event.row, event.col), now)
+            if self._over_and_shown():  # a touch on the end screen: say how to go on
+                self._hint(tuple(Seat), "new_game", now)
+            else:
+                self._game(rules.Touch(event.row, event.col), now)
         elif isinstance(event, Act):
             self._act(event, now)
         elif isinstance(event, Press):
@@ -181,6 +278,14 @@ class Stand:
         if req and now - req.at > self.settings.undo_window:
             self.undo_request = None
             changed = True
+        for seat, (_, at) in list(self.hints.items()):
+            if now - at >= REFUSAL_SHOWN:
+                del self.hints[seat]
+                changed = True
+        if self.refused_at is not None and now - self.refused_at >= REFUSAL_SHOWN:
+            self.refused_at = None
+            self.refusal_shown = False
+            changed = True
         if self.ended_at is not None and now - self.ended_at >= self.settings.reveal_delay:
             self.ended_at = None  # the end screen with both sides: a full refresh
             self.full_refresh = True
@@ -199,24 +304,39 @@ class Stand:
         else:
             self._game(rules.Penalty(), now)
 
+    def _hint(self, seats: tuple[Seat, ...], key: str, now: float) -> None:
+        """A key that does nothing now: the seat's screen says what would (briefly)."""
+        for seat in seats:
+            self.hints[seat] = (key, now)
+        self.version += 1
+
+    def _over_and_shown(self) -> bool:
+        return self.state is not None and self.state.status is not Status.PLAYING and self.revealed
+
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
         if press.key is KeyName.MENU:
             if press.long:
                 self.menus[seat] = Menu(seat)
+                self.hints.pop(seat, None)
                 self.version += 1
+            else:
+                self._hint((seat,), "hold_menu", now)  # a short press does nothing
             return
         if self.state is None or (
             self.state.status is not Status.PLAYING and self.revealed and press.key is KeyName.CLUE
         ):
             self.new_game()  # on the end screen (the key shown), clue deals the next game
             return
-        if press.key is KeyName.CLUE:
+        if press.key is KeyName.PASS and self._over_and_shown():
+            self._hint((seat,), "new_game", now)
+        elif press.key is KeyName.CLUE:
             self._game(rules.Clue(seat), now)
         elif press.key is KeyName.PASS:
             self._game(rules.Pass(seat), now)
         elif press.key is KeyName.UNDO:
-            if self.state.status is not Status.PLAYING and self.revealed:
-                return  # both sides were shown: nothing to ask for
+            if self._over_and_shown():
+                self._hint((seat,), "new_game", now)  # both sides were shown: no undo
+                return
             req = self.undo_request
             if req is not None and req.seat is not seat:
                 self.undo_request = None
@@ -241,11 +361,30 @@ class Stand:
                 self.version += 1
                 return None
             self.fault = None
+            self.repaired = None  # the players have gone on from what was repaired
             if state.status is not Status.PLAYING and self.state.status is Status.PLAYING:
                 self.ended_at = now  # the end, the key held back a few seconds
             elif state.status is Status.PLAYING:
                 self.ended_at = None
+        if isinstance(result, Rejection):
+            # A refusal shows for a few seconds, then the last accepted outcome is
+            # back. The same finger bouncing on the word it just found is not
+            # shown at all: "Agent found" must not turn into "Already covered".
+            last = self.state.outcome
+            bounce = (
+                result.reason is RejectReason.COVERED
+                and isinstance(event, rules.Touch)
+                and last is not None
+                and last.cell == event.cell
+                and self.state.last is last
+            )
+            self.refusal_shown = not bounce
+            self.refused_at = now if not bounce else None
+        else:
+            self.refusal_shown, self.refused_at = True, None
         self.state = state
+        if isinstance(result, Outcome):
+            self.hints.clear()
         self.undo_request = None if isinstance(result, Outcome) else self.undo_request
         self.version += 1
         return result
@@ -253,6 +392,12 @@ class Stand:
     # ----- the menu ---------------------------------------------------------------------
 
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
+        before = self.settings
+        self._menu_action(seat, press, now)
+        if self.settings != before:
+            self._save_settings()
+
+    def _menu_action(self, seat: Seat, press: Press, now: float) -> None:
         menu = self.menus[seat]
         self.version += 1
         if press.key is not KeyName.MENU:
@@ -280,8 +425,8 @@ class Stand:
             in_play = self.state is not None and self.state.status is Status.PLAYING
             if in_play and not menu.confirming:
                 menu.confirming = True  # a game in play: once more to leave it
-            else:
-                self.new_game()
+            elif not self.new_game():
+                self.menus.clear()  # back to the game, where "Cannot save" is shown
         elif item is Item.MISSION:
             # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
             presets = list(MISSIONS)
@@ -303,6 +448,9 @@ class Stand:
             langs[i] = LANGUAGES[(LANGUAGES.index(langs[i]) + 1) % len(LANGUAGES)]
             self.settings = replace(s, lang=(langs[0], langs[1]))
         elif item is Item.PENALTY:
+            if not menu.confirming:  # it costs a token and ends the turn: once more
+                menu.confirming = True
+                return
             del self.menus[menu.seat]
             self._game(rules.Penalty(), now)
         elif item is Item.HISTORY:

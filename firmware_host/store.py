@@ -4,6 +4,7 @@
     <state dir>/games/*.journal      finished or abandoned games, newest kept
     <state dir>/history.jsonl        one line per finished game (fsync'd)
     <state dir>/campaign.json        missions won and best scores (atomic replace)
+    <state dir>/settings.json        the menu's choices: next mission, order, languages
 
 Everything is created readable by the service user only. A game's first record
 is its start (card, mission, order, id); every other record is one accepted
@@ -22,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from .journal import Journal, JournalError, Record, Recovery, fsync_dir, read
-from .rules import Card, Duet, Event, EventError, Mission, Seat, parse_event
+from .rules import Card, Duet, Event, EventError, Mission, Rejection, Seat, parse_event
 
 CURRENT = "current.journal"
+SETTINGS = "settings.json"
+NEXT = "next.journal"  # a new game's start, until it replaces the current game
 KEEP_GAMES = 200
 
 
@@ -68,12 +71,18 @@ def atomic_write(path: Path, text: str) -> None:
 class Store:
     """The state dir of one stand. Not thread-safe: the service loop owns it."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, create: bool = True) -> None:
         self.root = root
-        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-        (self.root / "games").mkdir(exist_ok=True, mode=0o700)
+        if create:
+            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            (self.root / "games").mkdir(exist_ok=True, mode=0o700)
         self._journal: Journal | None = None
         self.game_id: str | None = None
+
+    @classmethod
+    def reader(cls, root: Path) -> Store:
+        """A store to read (`peek`, `history`) that creates and changes nothing."""
+        return cls(root, create=False)
 
     @property
     def records(self) -> int:
@@ -97,6 +106,8 @@ class Store:
         if not records:
             journal.close()
             self.current_path.unlink()
+            if recovery.damaged_copy is not None:  # the start record itself: say so
+                raise JournalError(f"{recovery}; the game could not be resumed")
             return None
         try:
             state, game_id, skipped = self._replay(records)
@@ -142,26 +153,53 @@ class Store:
             except (KeyError, EventError) as e:
                 skipped.append(f"record {record.seq}: {e}")
                 continue
-            state, _ = state.apply(event)
+            after, result = state.apply(event)
+            if isinstance(result, Rejection):
+                # Journaled as accepted, refused now (rules changed, or the file
+                # was edited): reported on start, and the game goes on without it.
+                skipped.append(f"record {record.seq}: {event}: refused ({result.message})")
+                continue
+            state = after
         return state, game_id, tuple(skipped)
 
+    @property
+    def _next_path(self) -> Path:
+        return self.root / NEXT
+
     def start_game(self, state: Duet, *, previous: Duet | None = None) -> None:
-        """Archive the current game (if any) and journal a new one from `state`."""
-        if previous is not None:
-            self.finish(previous)
+        """Journal a new game from `state`, then archive the current one (if any):
+        the new game's start record is on disk (in `next.journal`) before anything
+        of the old game changes, so a disk that refuses leaves the old game as it
+        was, and a half-written start is never archived or resumed."""
         game_id = uuid.uuid4().hex[:12]
-        journal, _, _ = Journal.open(self.current_path)
-        journal.append(
-            {
-                "t": "start",
-                "id": game_id,
-                "at": _now(),
-                "card": state.card.text,
-                "mission": str(state.mission),
-                "loose": state.loose_order,
-                "first": state.first.value if state.first else None,
-            }
-        )
+        self._next_path.unlink(missing_ok=True)  # a start a power cut interrupted
+        try:
+            journal, _, _ = Journal.open(self._next_path)
+        except OSError as e:
+            raise JournalError(f"cannot start a journal in {self.root}: {e.strerror or e}") from e
+        try:
+            journal.append(
+                {
+                    "t": "start",
+                    "id": game_id,
+                    "at": _now(),
+                    "card": state.card.text,
+                    "mission": str(state.mission),
+                    "loose": state.loose_order,
+                    "first": state.first.value if state.first else None,
+                }
+            )
+            if previous is not None and self.game_id is not None:  # not archived yet
+                self.finish(previous)
+            os.replace(self._next_path, self.current_path)
+            fsync_dir(self.root)
+        except BaseException as e:
+            journal.close()  # no game journaled, and no descriptor left open
+            self._next_path.unlink(missing_ok=True)
+            if isinstance(e, OSError) and not isinstance(e, JournalError):
+                raise JournalError(f"cannot start a game in {self.root}: {e.strerror or e}") from e
+            raise
+        journal.path = self.current_path
         self._journal = journal
         self.game_id = game_id
 
@@ -183,6 +221,8 @@ class Store:
         return self._archive(state)
 
     def _archive(self, state: Duet) -> dict[str, Any]:
+        if self.game_id is None:  # never a history line, file or count named None
+            raise JournalError("no game is being journaled: nothing to archive")
         entry = {
             "id": self.game_id,
             "date": _now(),
@@ -191,7 +231,7 @@ class Store:
             "reason": state.reason.value if state.reason else None,
             "score": state.score,
             "card_code": state.card.code,
-            "turns_used": state.tokens_spent,
+            "turns_used": state.turns_used,
             "agents_found": state.agents_found,
         }
         if not any(g.get("id") == self.game_id for g in self.history(limit=3)):
@@ -217,6 +257,25 @@ class Store:
         if self._journal is not None:
             self._journal.close()
             self._journal = None
+
+    # ----- the menu's settings ---------------------------------------------------------
+
+    def load_settings(self) -> dict[str, Any] | None:
+        """The settings saved by `save_settings` (None: none saved, or unreadable:
+        the caller keeps its defaults and says so)."""
+        path = self.root / SETTINGS
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            raise JournalError(f"{path}: unreadable ({e}); the defaults are used") from e
+        if not isinstance(data, dict):
+            raise JournalError(f"{path}: not a settings object; the defaults are used")
+        return data
+
+    def save_settings(self, data: dict[str, Any]) -> None:
+        atomic_write(self.root / SETTINGS, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
     # ----- history and campaign -------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The secrecy boundary (DESIGN.md "Secrecy"): a game state -> what one seat may see.
+"""The secrecy boundary (docs/design.md "Secrecy"): a game state -> what one seat may see.
 
 `for_seat(state, seat)` is the only code that looks at a game state on behalf
 of a screen. What it passes on, and nothing else:
@@ -27,12 +27,26 @@ from .layouts import (
     Mark,
     Neutral,
     NeutralView,
+    Repaired,
     SeatId,
     SeatView,
     Stage,
     Who,
 )
-from .rules import Duet, Key, Outcome, Phase, Reason, Rejection, Result, Seat, Touch
+from .rules import (
+    Clue,
+    Duet,
+    Key,
+    Outcome,
+    Pass,
+    Penalty,
+    Phase,
+    Reason,
+    Rejection,
+    Result,
+    Seat,
+    Touch,
+)
 
 _MARK = {Key.AGENT: Mark.AGENT, Key.ASSASSIN: Mark.ASSASSIN, Key.BYSTANDER: Mark.BYSTANDER}
 _STAGE = {
@@ -51,6 +65,7 @@ _LAST = {
     Result.PENALTY: LastKind.PENALTY,
     Result.UNDO: LastKind.UNDO,
 }
+_UNDONE = {Clue: "clue", Touch: "touch", Pass: "pass", Penalty: "penalty"}
 _ENDING = {
     Reason.ASSASSIN: Ending.ASSASSIN,
     Reason.SUDDEN_DEATH: Ending.SUDDEN_DEATH,
@@ -75,6 +90,11 @@ def for_seat(
     undo_asked: Seat | None = None,
     reveal: bool = True,
     cannot_save: bool = False,
+    input_lost: bool = False,
+    partner_panel_failed: bool = False,
+    hint: str | None = None,
+    repaired: Repaired | None = None,
+    show_refusal: bool = True,
 ) -> SeatView:
     """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
     undo and waits for the other (public: both saw the key pressed). With
@@ -104,7 +124,14 @@ def for_seat(
         nothing_left_for_partner=state.nothing_left_to_guess(seat.partner),
         undo_asked=_who(undo_asked, seat),
         cannot_save=cannot_save,
-        last=_last(state.last, seat),
+        input_lost=input_lost,
+        partner_panel_failed=partner_panel_failed,
+        hint=hint,
+        repaired=repaired,
+        last=_last(
+            state.last if show_refusal or not isinstance(state.last, Rejection) else state.outcome,
+            seat,
+        ),
         end=end,
     )
 
@@ -124,6 +151,7 @@ def _last(last: Outcome | Rejection | None, seat: Seat) -> Last | None:
         by=_who(by, seat),
         cell=last.cell,
         tokens=last.tokens,
+        undone=_UNDONE.get(type(last.undone)) if last.undone is not None else None,
         announced=bool(last.announced),
     )
 

@@ -1,4 +1,4 @@
-"""Pillow renderers from a seat view and a panel spec to a 1-bit image (DESIGN.md "Layout").
+"""Pillow renderers from a seat view and a panel spec to a 1-bit image (docs/design.md "Layout").
 
 Imports nothing of keystand: it defines the seat view it draws (`view.py`).
 
@@ -6,7 +6,9 @@ Imports nothing of keystand: it defines the seat view it draws (`view.py`).
 >>> image = render(view, panel("epd2in13_V4"), lang="de")   # doctest: +SKIP
 
 One module per screen: `play.py` (a game in progress), `end.py` (the end of a
-game, both sides), `neutral.py` (idle, menu, switched off: no key). The half
+game, both sides), `neutral.py` (idle, menu, switched off: no key),
+`classic.py` (classic Codenames: the spymasters' key and the operatives' board,
+drawn from `classic_view.py`'s views). The half
 turn of seat B lives in `geometry.py` only; sizes per panel in `panels.py`;
 the words in `strings/<lang>.toml`; the font in `fonts/`.
 """
@@ -15,7 +17,18 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import end, menu, neutral, play
+from . import classic, end, menu, neutral, play
+from .classic_view import (
+    ClassicLast,
+    ClassicLastKind,
+    ClassicPublic,
+    ClassicStage,
+    Colour,
+    OperativesView,
+    SpymastersView,
+    Team,
+    Win,
+)
 from .geometry import Box, screen_cell
 from .i18n import DEFAULT, languages
 from .menu import HistoryLine, MenuItem, MenuLine, MenuView
@@ -29,6 +42,7 @@ from .view import (
     Mark,
     Neutral,
     NeutralView,
+    Repaired,
     SeatId,
     SeatView,
     Stage,
@@ -39,6 +53,11 @@ __all__ = [
     "DEFAULT",
     "MODELS",
     "Box",
+    "ClassicLast",
+    "ClassicLastKind",
+    "ClassicPublic",
+    "ClassicStage",
+    "Colour",
     "End",
     "Ending",
     "HistoryLine",
@@ -50,12 +69,17 @@ __all__ = [
     "MenuView",
     "Neutral",
     "NeutralView",
+    "OperativesView",
     "PanelSpec",
+    "Repaired",
     "SeatId",
     "SeatView",
+    "SpymastersView",
     "Stage",
+    "Team",
     "TextBox",
     "Who",
+    "Win",
     "cell_boxes",
     "languages",
     "panel",
@@ -70,19 +94,32 @@ def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
     over all screens: what the tests measure every string against."""
     slots: dict[str, list[TextBox]] = {}
-    for lay in (play.layout(spec), end.layout(spec), neutral.layout(spec), menu.layout(spec)):
+    screens = (
+        play.layout(spec),
+        end.layout(spec),
+        neutral.layout(spec),
+        menu.layout(spec),
+        classic.layout(spec, timed=False),
+        classic.layout(spec, timed=True),
+    )
+    for lay in screens:
         for name, boxes in lay.slots().items():
             slots.setdefault(name, []).extend(boxes)
     return slots
 
 
+AnyView = SeatView | NeutralView | MenuView | SpymastersView | OperativesView
+
+
 def render_with_boxes(
-    view: SeatView | NeutralView | MenuView, spec: PanelSpec, lang: str = DEFAULT
+    view: AnyView, spec: PanelSpec, lang: str = DEFAULT
 ) -> tuple[Image.Image, dict[int, Box]]:
     """The seat's screen, upright as it reads it, and each table cell's box in it
     (the seat's own grid; none on a neutral picture)."""
     if lang not in languages():
         raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
+    if isinstance(view, SpymastersView | OperativesView):
+        return classic.render_with_boxes(view, spec, lang)
     image = Image.new("1", spec.size, WHITE)
     if isinstance(view, NeutralView):
         neutral.draw(image, view, spec, lang)
@@ -95,13 +132,11 @@ def render_with_boxes(
     return image, play.draw(image, view, spec, lang)
 
 
-def render(
-    view: SeatView | NeutralView | MenuView, spec: PanelSpec, lang: str = DEFAULT
-) -> Image.Image:
+def render(view: AnyView, spec: PanelSpec, lang: str = DEFAULT) -> Image.Image:
     """The seat's screen: a 1-bit image of the panel's upright size."""
     return render_with_boxes(view, spec, lang)[0]
 
 
-def cell_boxes(view: SeatView | NeutralView | MenuView, spec: PanelSpec) -> dict[int, Box]:
+def cell_boxes(view: AnyView, spec: PanelSpec) -> dict[int, Box]:
     """Each table cell's box (x0, y0, x1, y1; x1, y1 exclusive) in the rendered image."""
     return render_with_boxes(view, spec)[1]

@@ -45,6 +45,7 @@ class EndLayout:
             "number": [self.score.number],
             "caption": list(self.captions),
             "code": [self.code],
+            "end_hint": [self.code],
         }
 
 
@@ -129,6 +130,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         draw_text(d, str(end.score), lay.score.number, center=True)
     if end.held:  # the key is held back a few seconds: undo is still possible
         draw_text(d, s["end_hold"]["undo"], lay.code, center=True)
+    elif view.hint is not None:  # a key that does nothing here: what does
+        draw_text(d, s["end_hint"][view.hint], lay.code, center=True)
     else:
         draw_text(d, f"{s['code']['label']} {end.card_code}", lay.code, center=True)
     boxes = {}

@@ -77,7 +77,7 @@ def _format4(data: bytes, start: int) -> set[int]:
 
 def _format12(data: bytes, start: int) -> set[int]:
     (groups,) = struct.unpack_from(">I", data, start + 12)
-    found = set()
+    found: set[int] = set()
     for k in range(groups):
         first, last, glyph = struct.unpack_from(">III", data, start + 16 + 12 * k)
         found.update(c for c in range(first, last + 1) if glyph + (c - first))

@@ -1,7 +1,7 @@
 """Where a table cell appears on a seat's screen: the half turn, in this one place.
 
 Table cell i = 5 * row + col, row 0 farthest from seat A, column 0 seat A's
-leftmost (rules/NOTES.md "Table coordinates"). Seat A reads the table as it
+leftmost (docs/design.md "Table coordinates"). Seat A reads the table as it
 lies; seat B sits opposite and sees table (r, c) at (4 - r, 4 - c). Every screen
 that draws a grid asks `screen_cell` and `grid_boxes`, never turns on its own.
 

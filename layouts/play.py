@@ -89,13 +89,13 @@ class PlayLayout:
 def digits(size: int) -> tuple[int, int]:
     """Where the digits' ink starts and ends below the line's top, at `size`."""
     _, top, _, bottom = _font(size).getbbox("0123456789", anchor="la")
-    return top, bottom
+    return int(top), int(bottom)  # whole pixels from FreeType; typed float for other fonts
 
 
 def number_width(size: int) -> int:
     """The widest number a counter shows (turns and mistakes are at most 25)."""
     x0, _, x1, _ = _font(size).getbbox("88", anchor="la")
-    return x1 - x0
+    return int(x1 - x0)
 
 
 def counter(x: int, y: int, w: int, label_size: int, number_size: int, inline: bool) -> Counter:
@@ -218,12 +218,22 @@ def last_key(view: SeatView) -> tuple[str, str] | None:
         return "last", "armed_me" if last.by is Who.ME else "armed_partner"
     if last.kind is LastKind.BYSTANDER and last.tokens == 2:
         return "last", "bystander_two"
+    if last.kind is LastKind.UNDO and last.undone:
+        return "last", f"undo_{last.undone}"
     return "last", last.kind.value
 
 
 def note_key(view: SeatView) -> str | None:
     if view.cannot_save:  # first: nothing the players do is taken until it is mended
         return "cannot_save"
+    if view.input_lost:  # then: touches are not seen until the device is back
+        return "input_lost"
+    if view.partner_panel_failed:  # the partner cannot see the game: say it here
+        return "partner_panel_failed"
+    if view.hint is not None:  # the seat just pressed a key that did nothing
+        return f"hint_{view.hint}"
+    if view.repaired is not None:  # until the next event: the game is not as left
+        return f"repaired_{view.repaired.value}"
     if view.undo_asked is not None:  # first: it lapses in a few seconds
         return "undo_asked_by_me" if view.undo_asked is Who.ME else "undo_asked_by_partner"
     if view.nothing_left_for_me:
@@ -292,12 +302,14 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         draw_text(d, str(value), c.number, center=True)
     last = last_key(view)
     note = note_key(view)
-    if lay.shared and note and last and last[0] != "reject":
-        # One box. A refusal first; then a note that needs acting on now; then the
+    urgent = note in ("cannot_save", "input_lost", "partner_panel_failed")
+    if lay.shared and note and last and (urgent or last[0] != "reject"):
+        # One box. A fault that stops input first (a refusal must not hide it);
+        # then a refusal; then a note that needs acting on now; then the
         # announcement when it is news (the touch that brought it), else the last
         # input (later, the headline says who clues).
         lasting = note in ("nothing_left_for_me", "nothing_left_for_partner")
-        if lasting and not (view.last is not None and view.last.announced):
+        if lasting and not urgent and not (view.last is not None and view.last.announced):
             note = None
         else:
             last = None

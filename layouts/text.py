@@ -53,7 +53,7 @@ def width(text: str, size: int) -> int:
     if not text:
         return 0
     x0, _, x1, _ = font(size).getbbox(text, anchor="la")
-    return x1 - x0
+    return int(x1 - x0)  # whole pixels from FreeType; typed float for other fonts
 
 
 def _pieces(word: str) -> list[str]:

@@ -1,6 +1,6 @@
 """What one seat's screen may show: the seat view the layouts draw, as plain values.
 
-This module is the layouts' half of the secrecy boundary (DESIGN.md "Secrecy"):
+This module is the layouts' half of the secrecy boundary (docs/design.md "Secrecy"):
 a `SeatView` holds the seat's own side, the public record and the announcements
 the rules allow, and nothing else. `keystand.views` (the host) builds it from the
 game state; the layouts never see the state, the card or the partner's side,
@@ -87,8 +87,11 @@ class Last:
     tokens: int = 0
     reject: str | None = None
     announced: bool = False
+    undone: str | None = None  # for an undo: what it took back (clue, touch, pass, penalty)
 
     def __post_init__(self) -> None:
+        if self.undone not in (None, "clue", "touch", "pass", "penalty"):
+            raise ValueError(f"undone {self.undone!r}: expected clue, touch, pass or penalty")
         if self.cell is not None and not 0 <= self.cell < CELLS:
             raise ValueError(f"cell {self.cell} is off the grid (0..24)")
         if (self.kind is LastKind.REJECTED) != (self.reject is not None):
@@ -149,6 +152,10 @@ class SeatView:
     nothing_left_for_partner: bool = False
     undo_asked: Who | None = None  # a seat pressed undo; the other must press it too
     cannot_save: bool = False  # the stand could not save the last input, so did not take it
+    input_lost: bool = False  # an input device (the touch grid, a seat's keys) stopped answering
+    partner_panel_failed: bool = False  # the other seat's screen fails (stuck, unplugged)
+    hint: str | None = None  # a key did nothing: what to press ("hold_menu", "new_game")
+    repaired: Repaired | None = None  # the journal was damaged on start (until the next event)
     last: Last | None = None
     end: End | None = None
 
@@ -168,12 +175,21 @@ class SeatView:
         return self.agents | (self.my_misses & self.partner_misses)
 
 
+class Repaired(enum.Enum):
+    """What start-up did with a damaged journal: resumed before the damage, or a new game."""
+
+    RESUMED = "resumed"
+    NEW_GAME = "new_game"
+
+
 class Neutral(enum.Enum):
     """The screens that show no key: between games, the menu, the service stopped."""
 
     IDLE = "idle"
     MENU = "menu"
     OFF = "off"
+    CANNOT_SAVE = "cannot_save"  # no game: the disk refused the new one
+    STARTING = "starting"  # the stand is starting (the simulator page, before a frame)
 
 
 @dataclass(frozen=True)

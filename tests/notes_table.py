@@ -1,5 +1,5 @@
-"""NOTES.md "Duet key card", transcribed for the tests by hand (not imported from
-the code under test): (side A, side B) in the card-text letters of DESIGN.md,
+"""docs/rules.md "The table and the key card", transcribed for the tests by hand (not imported from
+the code under test): (side A, side B) in the card-text letters of docs/design.md,
 G agent, X assassin, . bystander -> the number of cells."""
 
 NOTES_PAIRS: dict[tuple[str, str], int] = {

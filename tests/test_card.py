@@ -2,7 +2,7 @@
 
 The expectations here are derived from the sources, not from running the code:
 the distribution is copied from rules/NOTES.md ("Duet key card"), the card text
-from DESIGN.md ("Card text"), the code format from the docstring of
+from docs/design.md ("Card text"), the code format from the docstring of
 rules/cardcode.py (rank in 11 Crockford base-32 digits + a Luhn mod 32 check
 symbol), re-implemented here from the textbook algorithms.
 """
@@ -53,7 +53,7 @@ ranks = st.integers(min_value=0, max_value=CARD_COUNT - 1)
 
 
 def letters(side: tuple[Key, ...]) -> str:
-    """A side as its 25 card-text letters (DESIGN.md: G, X, .)."""
+    """A side as its 25 card-text letters (docs/design.md: G, X, .)."""
     return "".join(k.value for k in side)
 
 

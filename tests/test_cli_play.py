@@ -1,6 +1,6 @@
 """`keystand play` as other tools call it: the real command in a subprocess.
 
-The contract is DESIGN.md "Contracts other tools rely on".
+The contract is docs/design.md "Contracts".
 """
 
 from __future__ import annotations

@@ -27,7 +27,17 @@ from keystand.drivers.inputs import (
     parse_line,
     parse_script,
 )
+from keystand.drivers.inputs.keyboard import KeyboardInput
 from keystand.drivers.inputs.simulator import ScreenFrame, SimulatorPage
+
+
+def wait_for(check, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.01)
+    return check()
 
 
 @pytest.mark.parametrize(
@@ -67,14 +77,29 @@ def test_a_bad_script_line_is_named_with_its_line() -> None:
 
 def test_the_script_input_emits_in_order_and_waits() -> None:
     got: list[object] = []
+    reports: list[object] = []
     waited: list[float] = []
     done = threading.Event()
     steps = parse_script("clue A\nwait 1000\ntouch 0 0\npress B undo\n")
 
-    ScriptInput(steps, got.append, speed=0.5, on_done=done.set, pause=waited.append).start()
+    ScriptInput(steps, speed=0.5, on_done=done.set, pause=waited.append).start(
+        got.append, reports.append
+    )
     assert done.wait(10)
     assert got == [Act("clue", "A"), Touch(0, 0), Press("B", KeyName.UNDO)]
     assert waited == [0.5]  # 1 s of script at half speed
+    assert reports == []  # a script has no device to lose
+
+
+def test_a_stopped_script_emits_nothing_more_and_is_not_done() -> None:
+    got: list[object] = []
+    done = threading.Event()
+    script = ScriptInput(parse_script("clue A\nwait 60000\ntouch 0 0\n"), on_done=done.set)
+    script.start(got.append, print)
+    assert wait_for(lambda: got == [Act("clue", "A")])
+    script.stop()  # cuts the minute's wait short
+    assert got == [Act("clue", "A")]
+    assert not done.is_set()
 
 
 @pytest.fixture
@@ -84,10 +109,10 @@ def page():
     p = SimulatorPage(
         screens=lambda: {"A": frame, "B": frame},
         png=lambda seat: b"\x89PNG fake" if seat in "AB" else None,
-        emit=inputs.append,
         status=lambda: {"game": "g1", "state": None, "error": None},
         port=0,
-    ).start()
+    )
+    p.start(inputs.append, print)
     yield p, inputs
     p.stop()
 
@@ -152,7 +177,16 @@ def test_unknown_paths_are_404(page) -> None:
 @pytest.mark.parametrize("host", ["0.0.0.0", "192.168.1.20", "::"])
 def test_the_page_binds_to_loopback_only(host: str) -> None:
     with pytest.raises(ValueError, match="only a loopback address"):
-        SimulatorPage(screens=dict, png=lambda s: None, emit=print, status=dict, host=host, port=0)
+        SimulatorPage(screens=dict, png=lambda s: None, status=dict, host=host, port=0)
+
+
+def test_localhost_is_bound_as_the_loopback_address() -> None:
+    page = SimulatorPage(screens=dict, png=lambda s: None, status=dict, host="localhost", port=0)
+    page.start(print, print)
+    try:
+        assert page.url.startswith("http://127.0.0.1:")
+    finally:
+        page.stop()
 
 
 def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:
@@ -197,3 +231,80 @@ def test_keyboard_lines_drive_the_stand(tmp_path: Path) -> None:
     )
     got = json.loads(done.stdout)
     assert (got["phase"], got["clue_giver"], got["guesser"]) == ("guessing", "B", "A")
+
+
+def test_the_keyboard_skips_bad_lines_and_takes_the_rest() -> None:
+    """Bytes in, one line at a time: a line that is not UTF-8, a control character,
+    a bare undo or an overlong line is named with its number; the others count."""
+    import io
+
+    typed = (
+        b"\xef\xbb\xbftouch 1 2\n"
+        b"press A \xff clue\n"
+        b"touch 0\x0c0\n"
+        b"undo\n" + b"x" * 5000 + b"\n"
+        b"# a comment\n"
+        b"press B menu long\n"
+    )
+    got: list[object] = []
+    said: list[str] = []
+    keyboard = KeyboardInput(stream=io.BytesIO(typed), complain=said.append)
+    keyboard.start(got.append, print)
+    assert wait_for(lambda: len(got) == 2 and len(said) == 4)
+    assert got == [Touch(1, 2), Press("B", KeyName.MENU, long=True)]
+    assert said[0].startswith("keystand: keyboard line 2: not UTF-8 text (byte 0xff")
+    assert "keyboard line 3:" in said[1] and "U+000C" in said[1]
+    assert said[2] == (
+        "keystand: keyboard line 4: 'undo': type touch or press lines (press A clue, ...)"
+    )
+    assert said[3] == "keystand: keyboard line 5: longer than 1000 bytes"
+
+
+def test_idle_connections_time_out_and_the_threads_come_back(capfd) -> None:
+    """200 half-sent requests: at most a few threads at once, each dropped after
+    the idle time-out; then the page answers as before, and nothing is printed."""
+    import socket
+
+    page = SimulatorPage(screens=dict, png=lambda s: None, status=dict, port=0, idle_timeout=0.3)
+    page.start(print, print)
+    before = threading.active_count()
+    host, port = page.url[len("http://") : -1].rsplit(":", 1)
+    socks = []
+    try:
+        for _ in range(200):
+            s = socket.create_connection((host, int(port)), timeout=5)
+            s.sendall(b"GET /sta")  # never finished
+            socks.append(s)
+        assert threading.active_count() <= before + 16  # bounded
+        for s in socks:  # each is closed by the page: dropped at once, or timed out
+            s.settimeout(30)
+            assert s.recv(100) == b""
+        assert wait_for(lambda: threading.active_count() <= before, timeout=30)
+        with urllib.request.urlopen(page.url + "status", timeout=10) as r:
+            assert r.status == 200
+        for s in socks[:50]:  # clients that leave before reading: no traceback
+            s.close()
+        quick = socket.create_connection((host, int(port)), timeout=5)
+        quick.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        quick.close()
+        time.sleep(0.5)
+    finally:
+        for s in socks:
+            s.close()
+        page.stop()
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err
+
+
+def test_a_loopback_page_binds_without_asking_dns() -> None:
+    """127.0.0.2 is loopback too; binding it must not wait on a name lookup."""
+    import socket
+    from unittest import mock
+
+    page = SimulatorPage(screens=dict, png=lambda s: None, status=dict, host="127.0.0.2", port=0)
+    with mock.patch.object(socket, "getfqdn", side_effect=AssertionError("asked DNS")):
+        page.start(print, print)
+    try:
+        assert page.url.startswith("http://127.0.0.2:")
+    finally:
+        page.stop()

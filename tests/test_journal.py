@@ -79,7 +79,12 @@ def test_garbage_tail_never_breaks_the_sound_records(tmp_path_factory, junk: byt
     journal.close()
     assert [r.data for r in records] == RECORDS
     assert path.read_bytes() == whole
-    assert recovery.torn_bytes == len(junk)
+    if b"\n" in junk:  # a whole line that is not a record: damage, kept aside first
+        assert recovery.torn_bytes == 0 and recovery.cut_bytes == len(junk)
+        assert recovery.damaged_copy is not None
+        assert recovery.damaged_copy.read_bytes() == whole + junk
+    else:  # the file ends inside a record: a torn tail, cut silently
+        assert recovery.torn_bytes == len(junk) and recovery.damaged_copy is None
 
 
 def test_a_spoiled_record_in_the_middle_is_kept_aside(tmp_path: Path) -> None:
@@ -104,7 +109,7 @@ def test_records_out_of_sequence_are_not_accepted(tmp_path: Path) -> None:
     records, end, damaged = read(path)
     assert len(records) == 1
     assert end == len(encode(0, RECORDS[0]))
-    assert not damaged  # the bad record is the last line: a tail, cut off on open
+    assert damaged  # a whole line that is not the next record: damage, kept aside on open
 
 
 def test_append_is_fsynced_before_it_returns(tmp_path: Path, monkeypatch) -> None:
@@ -164,3 +169,81 @@ def test_a_damaged_copy_is_private(tmp_path: Path) -> None:
     journal.close()
     assert recovery.damaged_copy is not None
     assert stat.S_IMODE(recovery.damaged_copy.stat().st_mode) == 0o600
+
+
+def test_a_bit_flip_inside_the_last_record_is_damage_not_a_torn_tail(tmp_path: Path) -> None:
+    """The last record may be the last event both screens showed: a whole line
+    that fails its check is kept aside before anything is cut, and said so."""
+    path = tmp_path / "game.journal"
+    write(path, RECORDS)
+    original = path.read_bytes()
+    last = len(original) - len(encode(len(RECORDS) - 1, RECORDS[-1]))
+    spoiled = bytearray(original)
+    spoiled[last + 40] ^= 0x04
+    path.write_bytes(bytes(spoiled))
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS[:-1]
+    assert recovery.damaged_copy is not None and recovery.torn_bytes == 0
+    assert recovery.damaged_copy.read_bytes() == bytes(spoiled)
+    assert recovery.damaged_at == len(RECORDS) - 1
+    said = str(recovery)
+    assert f"damaged at record {len(RECORDS) - 1}" in said
+    assert str(recovery.damaged_copy) in said
+    assert "torn" not in said
+
+
+def test_the_copy_is_durable_before_the_original_is_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The order a power cut cannot undo: copy written, copy fsynced, its folder
+    fsynced, and only then the original cut. A crash just before the cut
+    leaves the copy whole."""
+    import os
+
+    from keystand import journal as journal_module
+
+    path = tmp_path / "game.journal"
+    write(path, RECORDS)
+    spoiled = bytearray(path.read_bytes())
+    spoiled[len(encode(0, RECORDS[0])) + 30] ^= 0x01
+    path.write_bytes(bytes(spoiled))
+    steps: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        steps.append("fsync " + os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def crash(where: Path, end: int) -> None:
+        steps.append("cut")
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(journal_module.os, "fsync", fsync)
+    monkeypatch.setattr(journal_module, "cut", crash)
+    with pytest.raises(RuntimeError, match="power cut"):
+        Journal.open(path)
+    copy = path.with_name("game.journal.damaged-1")
+    assert steps == ["fsync game.journal.damaged-1", f"fsync {tmp_path.name}", "cut"]
+    assert copy.read_bytes() == bytes(spoiled)
+    assert path.read_bytes() == bytes(spoiled)  # not cut: the crash came first
+
+
+def test_a_damaged_start_record_is_kept_aside_and_reported(tmp_path: Path) -> None:
+    """Damage in the first record: nothing to resume, and the stand says so (a
+    JournalError naming the copy), never a new game dealt in silence."""
+    from keystand.journal import JournalError
+    from keystand.store import Store
+
+    store = Store(tmp_path)
+    path = tmp_path / "current.journal"
+    write(path, RECORDS)
+    spoiled = bytearray(path.read_bytes())
+    spoiled[30] ^= 0x01
+    path.write_bytes(bytes(spoiled))
+    with pytest.raises(JournalError) as info:
+        store.resume()
+    assert "damaged at record 0" in str(info.value)
+    copy = tmp_path / "current.journal.damaged-1"
+    assert copy.read_bytes() == bytes(spoiled)
+    assert str(copy) in str(info.value)

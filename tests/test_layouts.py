@@ -32,6 +32,7 @@ from keystand.layouts import (
     MenuView,
     Neutral,
     NeutralView,
+    Repaired,
     SeatId,
     SeatView,
     Stage,
@@ -118,7 +119,7 @@ def union(boxes: dict[int, tuple[int, int, int, int]]) -> tuple[int, int, int, i
 
 
 def test_layouts_import_nothing_of_keystand():
-    """DESIGN.md "Layout": layouts define the seat view they draw and import nothing
+    """docs/design.md "Layout": layouts define the seat view they draw and import nothing
     of keystand (no rules, no views): only the standard library, Pillow and
     themselves."""
     import ast
@@ -434,6 +435,16 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     for who in (Who.ME, Who.PARTNER):
         asked["note"].add(play_screen.note_key(view(undo_asked=who)))
     asked["note"].add(play_screen.note_key(view(cannot_save=True)))
+    asked["note"].add(play_screen.note_key(view(input_lost=True)))
+    asked["note"].add(play_screen.note_key(view(partner_panel_failed=True)))
+    for hint in ("hold_menu", "new_game"):
+        asked["note"].add(play_screen.note_key(view(hint=hint)))
+    for repaired in Repaired:
+        asked["note"].add(play_screen.note_key(view(repaired=repaired)))
+    for undone in ("clue", "touch", "pass", "penalty"):
+        key = play_screen.last_key(view(last=Last(LastKind.UNDO, undone=undone)))
+        assert key is not None
+        asked["last"].add(key[1])
     for kind in LastKind:
         if kind is LastKind.REJECTED:
             continue
@@ -776,3 +787,20 @@ def test_contact_sheet_is_current():
     with Image.open(SHEET) as stored:
         stored.load()
     assert same(sheet.convert("L"), stored.convert("L")), "docs/screens.png is out of date"
+
+
+@pytest.mark.parametrize("model", ["epd2in13_V4", "epd2in7_V2"])
+@pytest.mark.parametrize("fault", ["cannot_save", "input_lost"])
+def test_a_refusal_never_hides_a_fault_that_stops_input(model: str, fault: str):
+    """On panels with one shared box, "Finish the turn first" must not replace
+    "Cannot save" (or "input lost"): a later touch would then not be taken and
+    nothing on the screen would say so."""
+    spec = panel(model)
+    lay = play_screen.layout(spec)
+    assert lay.shared
+    box = lay.last_frame
+    refused = Last(LastKind.REJECTED, cell=3, reject="covered")
+    with_refusal = render(view(last=refused, **{fault: True}), spec)
+    fault_only = render(view(**{fault: True}), spec)
+    assert same(with_refusal.crop(box), fault_only.crop(box))
+    assert black_bbox(fault_only.crop(lay.last.box)) is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
@@ -245,3 +246,29 @@ def test_the_simulated_panel_writes_what_it_shows_as_a_png(tmp_path) -> None:
     with Image.open(panel.save_png(tmp_path / "after.png")) as im:
         assert im.convert("1").tobytes() == frame(7, (250, 122)).tobytes()
     assert panel.frames[-1].upright.size == (250, 122)  # kept upright, as the seat reads it
+
+
+def test_the_simulated_panel_keeps_a_bounded_history() -> None:
+    """An evening of frames must not grow the service: the newest `keep` are kept,
+    the counts cover them all."""
+    panel = SimPanel("epd2in7_V2", rotation=90, speed=0)
+    for n in range(100):
+        panel.display(frame(n, panel.size), Refresh.PARTIAL)
+    assert len(panel.frames) == panel.keep == 32
+    assert panel.counts[Refresh.PARTIAL] == panel.frames_shown == 100
+    assert panel.frames[-1].upright.tobytes() == frame(99, panel.size).convert("1").tobytes()
+
+
+def test_a_simulated_panel_starts_with_what_it_last_showed(tmp_path: Path) -> None:
+    """E-ink keeps its picture without power: after a restart the simulated panel
+    shows its last frame, not a blank one (and no refresh is counted for it)."""
+    kept = tmp_path / "A.png"
+    first = SimPanel("epd2in7_V2", rotation=90, speed=0, remember=kept)
+    assert first.shown is None
+    first.display(frame(7, first.size), Refresh.FULL)
+    again = SimPanel("epd2in7_V2", rotation=90, speed=0, remember=kept)
+    assert again.shown is not None
+    assert again.shown.tobytes() == frame(7, first.size).convert("1").tobytes()
+    assert again.frames_shown == 0 and again.frames == []
+    kept.write_bytes(b"not a png")
+    assert SimPanel("epd2in7_V2", rotation=90, remember=kept).shown is None

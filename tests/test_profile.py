@@ -2,41 +2,61 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from keystand.profile import HARDWARE, PanelConfig, ProfileError, load
+from keystand import schema
+from keystand.profile import Input, Panel, Profile, ProfileError, Stand, load, shipped
+
+CHECKOUT = Path(__file__).resolve().parent.parent / "hardware"
 
 
 def test_every_shipped_profile_loads() -> None:
-    names = sorted(p.stem for p in HARDWARE.glob("*.toml"))
+    names = sorted(shipped())
     assert "desktop" in names
     for name in names:
         assert load(name).name == name
 
 
+def test_the_installed_profiles_are_the_checkouts_files() -> None:
+    """The package's profiles are `hardware/*.toml`, byte for byte (no second copy)."""
+    installed = {name: f.read_bytes() for name, f in shipped().items()}
+    assert installed == {f.stem: f.read_bytes() for f in CHECKOUT.glob("*.toml")}
+
+
 def test_desktop_profile() -> None:
     p = load("desktop")
-    assert p.driver == "sim"
-    assert p.host == "127.0.0.1"
-    assert p.panels["A"] == p.panels["B"] == PanelConfig("epd2in7_V2", 90, 1.0)
-    assert p.inputs == ("simulator",)
+    assert p.stand.driver == "sim"
+    assert p.input.host == "127.0.0.1"
+    assert p.panels["A"] == p.panels["B"] == Panel("epd2in7_V2", 90, 1.0)
+    assert p.input.kinds == ("simulator",)
+
+
+def test_the_desktop_file_states_every_default() -> None:
+    """desktop.toml documents every key, with the value the declaration defaults to."""
+    assert load("desktop") == Profile("desktop", source="desktop")
+
+
+@pytest.mark.parametrize("table", [Stand, Panel, Input])
+def test_every_declared_default_is_allowed_by_its_own_declaration(table: type) -> None:
+    schema.defaults_checked(table)
 
 
 def test_per_seat_panels_override_the_shared_ones(tmp_path: Path) -> None:
     f = tmp_path / "mixed.toml"
     f.write_text('[panels]\nmodel = "epd2in9_V2"\n[panels.B]\nmodel = "epd4in2_V2"\nrotation = 0\n')
     p = load(str(f))
-    assert p.panels["A"] == PanelConfig("epd2in9_V2", 90, 1.0)
-    assert p.panels["B"] == PanelConfig("epd4in2_V2", 0, 1.0)
+    assert p.panels["A"] == Panel("epd2in9_V2", 90, 1.0)
+    assert p.panels["B"] == Panel("epd4in2_V2", 0, 1.0)
 
 
 @pytest.mark.parametrize(
     ("text", "key", "says"),
     [
         ("[stand]\nmax_partial = 3\n", "stand.max_partial", "unknown key"),
-        ("[panels]\nmodel = 'epd7in5'\n", "panels.A.model", "expected one of epd2in13_V4"),
+        ("[panels]\nmodel = 'epd7in5'\n", "panels.model", "expected one of epd2in13_V4"),
         ("[panels.B]\nrotation = 45\n", "panels.B.rotation", "expected 0, 90, 180 or 270"),
         ("[panels]\nspeed = 'fast'\n", "panels.speed", "'fast' is not int or float"),
         ("[stand]\nmax_partials = true\n", "stand.max_partials", "True is not int"),
@@ -67,3 +87,35 @@ def test_a_bad_profile_names_file_key_and_what_is_wrong(
 def test_an_unknown_profile_name_lists_the_known_ones() -> None:
     with pytest.raises(ProfileError, match=r"profiles: .*desktop"):
         load("no-such-build")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (b"\xff\xfe[stand]\n", "not UTF-8 text (byte 0)"),
+        (b"# " + b"x" * 70_000 + b"\n", "larger than 64 KiB"),
+        (b"[input]\nhost = 'example.com'\n", "serves this machine only"),
+        (b"[input]\nhost = '0.0.0.0'\n", "serves this machine only"),
+        (b"[input]\nhost = 'not an ip'\n", "serves this machine only"),
+        (b"# " + b"x" * 5_000_000 + b"\n", "larger than 64 KiB"),
+    ],
+)
+def test_a_profile_that_is_not_a_profile_is_refused_in_one_line(
+    tmp_path: Path, text: bytes, says: str
+) -> None:
+    f = tmp_path / "odd.toml"
+    f.write_bytes(text)
+    with pytest.raises(ProfileError, match=re.escape(says)):
+        load(str(f))
+
+
+def test_a_missing_profile_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match=r"no such file \(profiles: .*desktop"):
+        load(str(tmp_path / "gone.toml"))
+
+
+@pytest.mark.parametrize("host", ["localhost", "::1", "127.0.0.2"])
+def test_loopback_hosts_are_taken(tmp_path: Path, host: str) -> None:
+    f = tmp_path / "page.toml"
+    f.write_text(f"[input]\nhost = '{host}'\n")
+    assert load(str(f)).input.host == host

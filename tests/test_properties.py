@@ -4,7 +4,7 @@ Every expectation is derived from rules/NOTES.md (and the rulebook it
 condenses), not from running the code: `Ref` below is an independent reference model
 of the rules written from NOTES.md, and each event a stream feeds the referee is
 also fed to the model; the two must agree on whether the event is accepted and on
-every value `keystand play --json` shows (DESIGN.md "Contracts"). On top of the
+every value `keystand play --json` shows (docs/design.md "Contracts"). On top of the
 model the file checks the invariants the issue names (token accounting, agents,
 covers, the score, replay, undo, a finished game) after every single event.
 
@@ -39,7 +39,6 @@ from hypothesis import HealthCheck, event, given, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from keystand.cli import state_json
 from keystand.rules import (
     NAMED,
     Card,
@@ -62,6 +61,7 @@ from keystand.rules import (
     Undo,
 )
 from keystand.rules.cardcode import CARD_COUNT, generate, unrank
+from keystand.summary import state_json
 
 CELLS = range(25)
 ALL_EVENTS: tuple[Event, ...] = (
@@ -191,7 +191,7 @@ class Ref:
         return 3 * max(0, self.bank - 1) + self.passes
 
     def view(self) -> dict[str, Any]:
-        """What `keystand play --json` must show (DESIGN.md), from the model."""
+        """What `keystand play --json` must show (docs/design.md), from the model."""
 
         def seat(s: Seat | None) -> str | None:
             return s.value if s else None
@@ -762,7 +762,7 @@ def test_a_sudden_death_win_scores_passes_minus_one(loose):
 
 @pytest.mark.parametrize("ending", ["pass", "bystander"])
 def test_a_penalty_that_empties_the_bank(ending):
-    """NOTES.md "The time bank": the penalty discards the only token and the guesser
+    """docs/rules.md "The time bank": the penalty discards the only token and the guesser
     goes on; a pass or a bystander then needs one more token than the bank holds, and
     "if a turn causes you to use up more tokens than you have, you lose immediately"."""
     card = generate(11)

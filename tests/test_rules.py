@@ -56,7 +56,8 @@ A, B = Seat.A, Seat.B
 
 # ----- cards ------------------------------------------------------------------------
 
-# NOTES.md "Duet key card": the (side A, side B) pairs every card has, and how many.
+# docs/rules.md "The table and the key card": the (side A, side B) pairs every card
+# has, and how many.
 PAIR_COUNTS: dict[str, int] = {
     "GG": 3,
     "G.": 5,
@@ -85,7 +86,7 @@ def layout(chosen: dict[int, str] | None = None) -> tuple[str, ...]:
 
 
 def card_of(pairs: tuple[str, ...]) -> Card:
-    """The card in the card text of DESIGN.md: `side A / side B`, rows of five."""
+    """The card in the card text of docs/design.md: `side A / side B`, rows of five."""
 
     def side(k: int) -> str:
         text = "".join(pair[k] for pair in pairs)
@@ -172,9 +173,10 @@ def refused(state: Duet, event: Event, reason: RejectReason) -> None:
     [{}, {20: "G.", 4: ".X", 12: "GX"}, {24: "XX", 0: "..", 7: "GG", 11: "GG", 12: "GG"}],
 )
 def test_layout_helper_keeps_the_distribution(chosen):
-    """NOTES.md "Duet key card": "Each side: 9 agents (green), 3 assassins (black), 13
-    bystanders (tan). Across the two sides, always exactly: [the table of pairs]" and
-    "25 cells, 15 distinct agents to find." (The card constructor refuses any other.)"""
+    """docs/rules.md "The table and the key card": "Each side: 9 agents (green),
+    3 assassins (black), 13 bystanders (tan). Across the two sides, always exactly:
+    [the table of pairs]" and "25 cells, 15 distinct agents to find." (The card
+    constructor refuses any other.)"""
     pairs = layout(chosen)
     assert all(pairs[i] == pair for i, pair in chosen.items())
     assert Counter(pairs) == Counter(PAIR_COUNTS)
@@ -917,7 +919,7 @@ def test_sudden_death_clue_key_arms_a_seat_and_unarmed_touches_are_refused():
 
 
 def test_sudden_death_a_word_this_seat_already_missed_is_refused_not_lost():
-    """NOTES.md "A turn": "Not a guess, rejected with a reason: ... a word the same guesser
+    """docs/rules.md "A turn": "Not a guess, rejected with a reason: ... a word the same guesser
     already missed (the same side would judge it again)." Sudden death makes "Guesses ...
     one at a time, ... each judged by the partner's side", so the same holds there; the
     other seat may still guess the word."""
@@ -1190,7 +1192,7 @@ GAMES: list[tuple[Mission, bool, list[Event]]] = [
 
 
 def test_rejections_never_raise_and_leave_the_state_equal():
-    """DESIGN.md / the referee's contract: a well-formed event the rules refuse comes back
+    """docs/design.md / the referee's contract: a well-formed event the rules refuse comes back
     as a Rejection naming it, and the game is as it was. Every event is tried on every
     state of a few games (turns, last words, penalty, sudden death, won, lost)."""
     rejected = 0
@@ -1213,7 +1215,7 @@ def test_rejections_never_raise_and_leave_the_state_equal():
 
 @pytest.mark.parametrize(("row", "col"), [(5, 0), (0, 5), (-1, 0), (0, -1), (25, 25)])
 def test_touch_off_the_grid_raises_event_error(row, col):
-    """NOTES.md "Table coordinates": "25 cells, index i = 5*row + col, rows and columns
+    """docs/design.md "Table coordinates": "25 cells, index i = 5*row + col, rows and columns
     0..4." A touch off the grid is malformed: it cannot be built."""
     with pytest.raises(EventError):
         Touch(row, col)
@@ -1224,7 +1226,7 @@ def test_touch_off_the_grid_raises_event_error(row, col):
 
 @pytest.mark.parametrize("index", [-1, 25, 99])
 def test_touch_of_a_cell_index_off_the_grid_raises_event_error(index):
-    """NOTES.md "Table coordinates": "25 cells, index i = 5*row + col" (0..24)."""
+    """docs/design.md "Table coordinates": "25 cells, index i = 5*row + col" (0..24)."""
     with pytest.raises(EventError):
         Touch.at(index)
     assert Touch.at(7) == Touch(1, 2)
@@ -1238,7 +1240,7 @@ def test_touch_of_a_cell_index_off_the_grid_raises_event_error(index):
     ],
 )
 def test_malformed_script_text_raises_event_error(text):
-    """DESIGN.md "Script text": "`touch R C` (table coordinates), `clue A|B`, `pass A|B`,
+    """docs/design.md "Contracts": "`touch R C` (table coordinates), `clue A|B`, `pass A|B`,
     `undo`, `penalty`". Anything else is malformed: EventError, a ValueError."""
     with pytest.raises(EventError):
         parse_event(text)
@@ -1247,7 +1249,7 @@ def test_malformed_script_text_raises_event_error(text):
 
 
 def test_well_formed_script_text_parses():
-    """DESIGN.md "Script text": the five verbs, table coordinates."""
+    """docs/design.md "Contracts": the five verbs, table coordinates."""
     assert parse_event("touch 2 3") == Touch(2, 3) == T(13)
     assert parse_event("clue A") == CLUE_A
     assert parse_event("pass B") == PASS_B

@@ -114,28 +114,37 @@ def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> No
         # Seat A gives the clue: both screens change (roles), B guesses.
         page.click(".keys[data-seat=A] button[data-key=clue]")
         page.wait_for_function(
-            "document.getElementById('status').textContent.includes('guessing')",
+            "document.getElementById('status').textContent.includes('is guessing')",
             timeout=WAIT_MS,
         )
         wait_for_new_frames()
-        assert "clue A → B" in status_line.text_content()
+        assert "Seat A gave a clue; seat B is guessing." in status_line.text_content()
 
-        # B touches a word green on A's side: covered by an agent.
-        page.click(f"#table button[data-cell='{agent}']")
+        # Seat B's table is drawn as B sees it: half-turned, the far corner first.
+        first = page.locator("#table-B button").first
+        assert first.get_attribute("data-cell") == "24"
+        assert first.locator("small").text_content() == "4 4"
+
+        # B touches, on B's own table, a word green on A's side: covered by an agent.
+        page.click(f"#table-B button[data-cell='{agent}']")
         page.wait_for_function(
-            "document.getElementById('status').textContent.includes('agents 1/15')",
+            "document.getElementById('status').textContent.includes('agents found 1 of 15')",
             timeout=WAIT_MS,
         )
         wait_for_new_frames()
 
         # B touches a bystander of A's side: the turn ends, a token is spent.
-        page.click(f"#table button[data-cell='{bystander}']")
+        page.click(f"#table-B button[data-cell='{bystander}']")
         page.wait_for_function(
-            "document.getElementById('status').textContent.includes('turns 8')",
+            "document.getElementById('status').textContent.includes('Turns left 8')",
             timeout=WAIT_MS,
         )
         wait_for_new_frames()
-        assert "awaiting_clue" in status_line.text_content()
+        assert "Waiting for a clue" in status_line.text_content()
+        assert (
+            page.locator(f"#table-A button[data-cell='{agent}']").get_attribute("class")
+            == "covered"
+        )  # the same word, covered on both seats' tables
         page.screenshot(path=str(tmp_path / "simulator.png"), full_page=True)
         if os.environ.get("KEYSTAND_SCREENSHOT"):
             page.screenshot(path=os.environ["KEYSTAND_SCREENSHOT"], full_page=True)

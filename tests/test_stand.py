@@ -14,7 +14,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.journal import JournalError, encode
 from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
-from keystand.stand import Item, Menu, Settings, Stand
+from keystand.stand import REFUSAL_SHOWN, Item, Menu, Settings, Stand
 from keystand.store import Store
 
 
@@ -155,6 +155,9 @@ def test_a_won_game_counts_in_the_campaign(tmp_path: Path) -> None:
     assert store.campaign()["missions"]["9-9"] == {"won": 1, "best": 22}
     saved = json.loads((tmp_path / "s" / "campaign.json").read_text())
     assert saved["missions"]["9-9"]["won"] == 1
+    # Played in 2 turns: the pass took a token, the winning turn used one too.
+    (entry,) = store.history()
+    assert entry["turns_used"] == 2
 
 
 def test_the_menu_sets_the_next_game(stand: Stand) -> None:
@@ -211,12 +214,25 @@ def test_custom_mission_past_the_presets(stand: Stand) -> None:
     assert stand.menus[Seat.A].editing is None
 
 
-def test_penalty_from_the_menu(stand: Stand) -> None:
+def test_penalty_from_the_menu_takes_a_second_press(stand: Stand) -> None:
+    """Invalid clue costs a token and ends the turn: one press (easy to land on
+    while scrolling) changes nothing and asks again; the second one acts."""
     stand.handle(Act("clue", "A"), 0.0)
+    before = stand.state
     stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.PENALTY))
     stand.handle(Press("A", KeyName.MENU), 0.1)
+    assert stand.state == before and stand.menus[Seat.A].confirming
+    assert screens.menu_view(stand, Seat.A).lines[stand.menus[Seat.A].index].value_key == (
+        "confirm"
+    )
+    stand.handle(Press("A", KeyName.PASS), 0.2)  # moving on forgets the first press
+    stand.handle(Press("A", KeyName.CLUE), 0.3)
+    stand.handle(Press("A", KeyName.MENU), 0.4)
+    assert stand.state == before
+    stand.handle(Press("A", KeyName.MENU), 0.5)
     assert stand.state.turns_left == 8
     assert stand.state.discarded == 1
+    assert Seat.A not in stand.menus
 
 
 def test_an_unreadable_history_line_is_passed_over(tmp_path: Path) -> None:
@@ -353,3 +369,74 @@ def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
     monkeypatch.setattr(stand.store, "record", real)
     stand.handle(Act("clue", "A"), 1.0)  # the card is back: taken, the note gone
     assert stand.state.clue_giver is Seat.A and stand.fault is None
+
+
+def screens_of(stand: Stand) -> dict[Seat, bytes]:
+    panel = SimPanel("epd2in13_V4", rotation=90)
+    return {seat: screens.render(stand, seat, panel).tobytes() for seat in Seat}
+
+
+def test_a_double_touch_keeps_agent_found_on_both_screens(stand: Stand) -> None:
+    """A bouncy grid or a double click: the second touch on the word just found is
+    refused by the rules (already covered) but never shown instead of the result."""
+    stand.handle(Act("clue", "A"), 0.0)
+    agent = min(stand.state.card.agents(Seat.A))
+    stand.handle(Touch(*divmod(agent, 5)), 1.0)
+    found = screens_of(stand)
+    stand.handle(Touch(*divmod(agent, 5)), 1.2)
+    assert isinstance(stand.state.last, rules.Rejection)  # the rules did refuse it
+    assert screens_of(stand) == found
+
+
+def test_a_refusal_shows_for_a_few_seconds_then_the_last_result_is_back(stand: Stand) -> None:
+    stand.handle(Act("clue", "A"), 0.0)
+    agent = min(stand.state.card.agents(Seat.A))
+    stand.handle(Touch(*divmod(agent, 5)), 1.0)
+    found = screens_of(stand)
+    stand.handle(Act("clue", "B"), 2.0)  # B may not clue now: refused
+    refused = screens_of(stand)
+    assert refused != found
+    assert not stand.tick(2.0 + REFUSAL_SHOWN - 0.5)
+    assert stand.tick(2.0 + REFUSAL_SHOWN)  # a change for the loop to redraw
+    assert screens_of(stand) == found
+
+
+def test_undone_says_what_was_undone(stand: Stand) -> None:
+    stand.handle(Act("clue", "A"), 0.0)
+    stand.handle(Touch(*divmod(min(stand.state.card.agents(Seat.A)), 5)), 1.0)
+    stand.handle(Act("undo"), 2.0)
+    view = views.for_seat(stand.state, Seat.B)
+    assert view.last is not None and view.last.undone == "touch"
+    from keystand.layouts import play as play_screen
+
+    assert play_screen.last_key(view) == ("last", "undo_touch")
+    stand.handle(Act("undo"), 3.0)
+    assert views.for_seat(stand.state, Seat.A).last.undone == "clue"
+
+
+def test_keys_that_do_nothing_say_what_would(stand: Stand) -> None:
+    """A short press of menu says to hold it; on the end screen (both sides shown)
+    undo, pass and touches say clue deals the next game; the hint goes after a
+    few seconds, or at once with the next thing that counts."""
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+    assert stand.hints == {Seat.A: ("hold_menu", 0.0)}
+    assert views_hint(stand, Seat.A) == "hold_menu" and views_hint(stand, Seat.B) is None
+    assert stand.tick(REFUSAL_SHOWN) and stand.hints == {}
+    assassin = next(i for i, k in enumerate(stand.state.card.a) if k is Key.ASSASSIN)
+    stand.handle(Act("clue", "A"), 10.0)
+    stand.handle(Touch(*divmod(assassin, 5)), 11.0)
+    stand.tick(11.0 + stand.settings.reveal_delay)  # both sides shown
+    stand.handle(Press("B", KeyName.UNDO), 30.0)
+    assert stand.hints[Seat.B][0] == "new_game"
+    stand.handle(Touch(0, 0), 31.0)
+    assert {s: h[0] for s, h in stand.hints.items()} == {Seat.A: "new_game", Seat.B: "new_game"}
+    panel = SimPanel("epd2in7_V2", rotation=90)
+    drawn = screens.render(stand, Seat.A, panel)
+    stand.hints.clear()
+    assert screens.render(stand, Seat.A, panel).tobytes() != drawn.tobytes()  # it shows
+    stand.handle(Press("A", KeyName.CLUE), 32.0)
+    assert stand.state.status is Status.PLAYING and stand.hints == {}
+
+
+def views_hint(stand: Stand, seat: Seat) -> str | None:
+    return stand.hints[seat][0] if seat in stand.hints else None

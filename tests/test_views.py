@@ -1,6 +1,6 @@
 """keystand.views: the secrecy boundary between a game and one seat's screen.
 
-Derived from DESIGN.md "Secrecy" (a seat's screen is a function of its own side,
+Derived from docs/design.md "Secrecy" (a seat's screen is a function of its own side,
 the public record and the announcements the rules allow) and rules/NOTES.md
 ("Table coordinates", "nothing left to guess" as the only fact about a side
 that may reach the other seat). Games are random event streams on random
@@ -67,7 +67,7 @@ MISSIONS = [Mission(9, 9), Mission(9, 5), Mission(4, 2), Mission(2, 1), Mission(
 
 
 def side_marks(card: Card, seat: Seat) -> tuple[Mark, ...]:
-    """A side's marks read from the card's text (DESIGN.md "Card text")."""
+    """A side's marks read from the card's text (docs/design.md "Contracts")."""
     a, b = card.text.split("/")
     text = (a if seat is Seat.A else b).replace(" ", "")
     return tuple(MARK[ch] for ch in text)
@@ -247,6 +247,10 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "nothing_left_for_partner",
         "undo_asked",  # public: both saw a seat press undo
         "cannot_save",  # the stand's own state, nothing of any side
+        "input_lost",  # the stand's own state: a device stopped answering
+        "partner_panel_failed",  # the stand's own state: the other screen fails
+        "hint",  # the stand's own state: a key that did nothing, what to press
+        "repaired",  # the stand's own state: the journal was damaged on start
         "last",
         "end",
     }

@@ -8,6 +8,8 @@ hands the driver's `_display()` an image of the controller's native size.
 from __future__ import annotations
 
 import enum
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image
@@ -72,6 +74,16 @@ class Panel:
         self.model = model(model_name)
         self.rotation = rotation
         self.asleep = True  # a panel is asleep (powered down) until the first frame
+        # What the panel shows, for whoever asks from another thread (the
+        # simulator page): set once a refresh has finished, never mid-refresh.
+        self._seen = threading.Lock()
+        self._shown: Image.Image | None = None
+        self._refreshing: Refresh | None = None
+        self._frames_shown = 0
+        self._last_refresh: Refresh | None = None
+        # Told each upright image before the driver gets it (`--emulate` keeps
+        # them as PNGs); called from the panel's worker thread.
+        self.on_frame: Callable[[Image.Image], None] | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -95,8 +107,46 @@ class Panel:
     def display(self, image: Image.Image, refresh: Refresh = Refresh.FULL) -> None:
         """Show `image` (upright, `self.size`); returns when the panel is done."""
         frame = self.native(image)
-        self._display(frame, refresh)
+        if self.on_frame is not None:
+            self.on_frame(image)
+        with self._seen:
+            self._refreshing = refresh
+        try:
+            done = self._display(frame, refresh) or refresh
+        finally:
+            with self._seen:
+                self._refreshing = None
         self.asleep = False
+        upright = frame.rotate(self.rotation, expand=True) if self.rotation else frame.copy()
+        with self._seen:
+            self._shown = upright
+            self._frames_shown += 1
+            self._last_refresh = done
+
+    @property
+    def shown(self) -> Image.Image | None:
+        """What the panel shows now, upright and 1-bit (None before the first frame)."""
+        with self._seen:
+            return self._shown
+
+    @property
+    def refreshing(self) -> Refresh | None:
+        """The refresh in progress, if any."""
+        with self._seen:
+            return self._refreshing
+
+    @property
+    def frames_shown(self) -> int:
+        """How many frames the panel has finished showing (changes with the picture)."""
+        with self._seen:
+            return self._frames_shown
+
+    @property
+    def last_refresh(self) -> Refresh | None:
+        """The kind of the last finished refresh (as done: a driver may upgrade a
+        partial to a full one when it knows nothing of the picture on the glass)."""
+        with self._seen:
+            return self._last_refresh
 
     def sleep(self) -> None:
         """Power the panel down; it keeps its picture. The next display wakes it."""
@@ -107,7 +157,8 @@ class Panel:
     def close(self) -> None:
         self._close()
 
-    def _display(self, frame: Image.Image, refresh: Refresh) -> None:
+    def _display(self, frame: Image.Image, refresh: Refresh) -> Refresh | None:
+        """Show the native frame; return the kind actually done if not `refresh`."""
         raise NotImplementedError
 
     def _sleep(self) -> None:

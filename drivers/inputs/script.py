@@ -14,6 +14,7 @@ import threading
 import unicodedata
 from collections.abc import Callable
 
+from .base import Emit, InputDriver, Report
 from .events import InputEvent, excerpt, parse_line
 
 BOM = b"\xef\xbb\xbf"
@@ -105,43 +106,52 @@ def parse_script(
     return steps
 
 
-class ScriptInput:
-    """Feeds a parsed script to `emit` from its own thread, waiting where it says."""
+class ScriptInput(InputDriver):
+    """Feeds a parsed script to `emit` from its own thread, waiting where it says;
+    `on_done` is called once the last line is emitted (not if stopped first)."""
+
+    name = "script"
 
     def __init__(
         self,
         steps: list[tuple[int, InputEvent | float]],
-        emit: Callable[[InputEvent], None],
         *,
         speed: float = 1.0,
         on_done: Callable[[], None] | None = None,
         pause: Callable[[float], object] | None = None,
     ) -> None:
+        if speed < 0:
+            raise ValueError(f"speed {speed!r}: expected 0 or more")
         self.steps = steps
-        self.emit = emit
         self.speed = speed
         self.on_done = on_done
         self._stop = threading.Event()
         self._pause = pause or self._stop.wait  # stop() cuts a wait short
-        self._thread = threading.Thread(target=self._run, name="script-input", daemon=True)
+        self._thread: threading.Thread | None = None
 
-    def start(self) -> ScriptInput:
+    def start(self, emit: Emit, report: Report) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the script input is already started")
+        self._thread = threading.Thread(
+            target=self._run, args=(emit,), name="script-input", daemon=True
+        )
         self._thread.start()
-        return self
 
     def stop(self) -> None:
         self._stop.set()
+        self.join(5)
 
     def join(self, timeout: float | None = None) -> None:
-        self._thread.join(timeout)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
 
-    def _run(self) -> None:
+    def _run(self, emit: Emit) -> None:
         for _, step in self.steps:
             if self._stop.is_set():
                 return
             if isinstance(step, float):
                 self._pause(step * self.speed)
             else:
-                self.emit(step)
-        if self.on_done:
+                emit(step)
+        if self.on_done and not self._stop.is_set():
             self.on_done()

@@ -14,13 +14,55 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
+from .base import Emit, InputDriver, Report
 from .events import InputEvent, Press, Touch, parse_line
 
 MAX_BODY = 200
+MAX_CLIENTS = 16  # a page polls with one or two connections; more is a runaway client
+
+
+class _Server(ThreadingHTTPServer):
+    """The page's server: a bounded number of client threads, and no traceback
+    for a client that leaves before its answer (a closed tab, a reload)."""
+
+    daemon_threads = True
+    request_queue_size = 64  # connections waiting to be accepted (socketserver's default is 5)
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        self._slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        super().__init__(address, handler)
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind asks DNS for the host's name (socket.getfqdn),
+        # seconds of waiting for a loopback address on a machine with no network.
+        socketserver_bind = super(HTTPServer, self).server_bind
+        socketserver_bind()
+        host, port = self.server_address[:2]
+        self.server_name = str(host)
+        self.server_port = int(port)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            self.shutdown_request(request)  # too many at once: this one is dropped
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client gone, a timed-out idle connection: nothing to report
 
 
 @dataclass(frozen=True)
@@ -35,49 +77,71 @@ class ScreenFrame:
     model: str
 
 
-class SimulatorPage:
-    """Serves the page on `host:port` (port 0: any free one) until `stop()`."""
+def _loopback(host: str) -> str:
+    if host == "localhost":  # a name could resolve anywhere; the page binds an address
+        return "127.0.0.1"
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return host
+    except ValueError:
+        pass
+    raise ValueError(f"simulator page address {host}: only a loopback address is allowed")
+
+
+class SimulatorPage(InputDriver):
+    """Serves the page on `host:port` (port 0: any free one) from `start` until
+    `stop()`. `screens`, `png` and `status` are read from the page's own threads:
+    they must answer from data the service has published, not from live state."""
+
+    name = "simulator"
 
     def __init__(
         self,
         *,
         screens: Callable[[], dict[str, ScreenFrame]],
         png: Callable[[str], bytes | None],
-        emit: Callable[[InputEvent], None],
         status: Callable[[], dict[str, Any]],
         host: str = "127.0.0.1",
         port: int = 8027,
+        idle_timeout: float = 10.0,
     ) -> None:
-        if not ipaddress.ip_address(host).is_loopback:
-            raise ValueError(f"simulator page address {host}: only a loopback address is allowed")
+        self.host = _loopback(host)
+        self.idle_timeout = idle_timeout
+        self.port = port
         self.screens = screens
         self.png = png
-        self.emit = emit
         self.status = status
-        self._server = ThreadingHTTPServer((host, port), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, name="simulator-page", daemon=True
-        )
+        self.emit: Emit = _nowhere
+        self._server: _Server | None = None
 
     @property
     def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the simulator page is not started")
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/"
+        name = host.decode() if isinstance(host, bytes) else host
+        return f"http://{name}:{port}/"
 
-    def start(self) -> SimulatorPage:
-        self._thread.start()
-        return self
+    def start(self, emit: Emit, report: Report) -> None:
+        """Bind and serve; OSError (the port is taken) is raised here, at once."""
+        self.emit = emit
+        self._server = _Server((self.host, self.port), self._handler())
+        threading.Thread(
+            target=self._server.serve_forever, name="simulator-page", daemon=True
+        ).start()
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         page = self
         html = resources.files(__package__).joinpath("simulator.html").read_bytes()
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = page.idle_timeout  # a half-sent request does not hold a thread
             server_version = "keystand-sim"
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet by default
@@ -149,3 +213,7 @@ class SimulatorPage:
                 self._json(HTTPStatus.OK, {"queued": str(event)})
 
         return Handler
+
+
+def _nowhere(event: InputEvent) -> None:
+    raise RuntimeError(f"the simulator page is not started; {event} went nowhere")

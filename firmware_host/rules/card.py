@@ -1,6 +1,6 @@
 """Duet key cards: the two sides, their text form, the distribution check.
 
-Both sides are stored in table order (DESIGN.md "Card text"): index
+Both sides are stored in table order (docs/design.md "Contracts"): index
 `5 * row + col` of the table as seat A sees it. Seat B's screen turns its side
 by a half turn for display; the rules never need to.
 """
@@ -52,7 +52,7 @@ class Key(enum.Enum):
 _KEY_NAMES = {Key.AGENT: "agent", Key.ASSASSIN: "assassin", Key.BYSTANDER: "bystander"}
 
 # The pairs (side A, side B) every Duet card has, and how many of each
-# (NOTES.md "Duet key card"; the diagram of the Russian rulebook).
+# (docs/rules.md "The table and the key card"; the diagram of the Russian rulebook).
 DISTRIBUTION: dict[tuple[Key, Key], int] = {
     (Key.AGENT, Key.AGENT): 3,
     (Key.AGENT, Key.BYSTANDER): 5,
@@ -132,7 +132,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read the card text of DESIGN.md: `side A / side B`, 25 of G X . each."""
+        """Read the card text of docs/design.md: `side A / side B`, 25 of G X . each."""
         parts = text.split("/")
         if len(parts) != 2:
             raise CardError(

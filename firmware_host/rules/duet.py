@@ -1,6 +1,6 @@
 """The Duet referee: one immutable game state and the pure step `apply(state, event)`.
 
-Every rule here is NOTES.md "A turn", "The time bank", "Sudden death" and
+Every rule here is docs/rules.md "A turn", "The time bank", "Sudden death" and
 "Winning and the score", which condense the rulebook (duet-rules-en.txt);
 comments quote the rulebook where a choice is made. A game is its card, its
 mission and its event list: `Duet.replay` rebuilds any state from those, and
@@ -184,6 +184,9 @@ class Duet:
     armed: Seat | None  # sudden death: the seat that said it is guessing
     sudden_death: bool  # the game reached sudden death
     last: Outcome | Rejection | None = field(default=None, compare=False)
+    # The last accepted outcome, kept when refusals follow it (a screen must not
+    # lose "Agent found" to the bounce of the same finger).
+    outcome: Outcome | None = field(default=None, compare=False)
     chain: _Chain | None = field(default=None, compare=False, repr=False)
     previous: Duet | None = field(default=None, compare=False, repr=False)
     made_by: Event | None = field(default=None, compare=False, repr=False)
@@ -270,6 +273,14 @@ class Duet:
         return self.passes + self.mistake_tokens + self.discarded
 
     @property
+    def turns_used(self) -> int:
+        """Timer tokens the game used, as the rulebook counts them: a won game also
+        used one on its last, victorious turn ("do not forget that you also used a
+        token on the last, victorious turn"), unless it was won in sudden death."""
+        winning_turn = self.status is Status.WON and not self.sudden_death
+        return self.tokens_spent + (1 if winning_turn else 0)
+
+    @property
     def agents_found(self) -> int:
         return len(self.agents)
 
@@ -347,7 +358,9 @@ class Duet:
         if isinstance(result, RejectReason):
             return self._reject(event, result, log)
         state, outcome = result
-        state = replace(state, last=outcome, chain=log, previous=self, made_by=event)
+        state = replace(
+            state, last=outcome, outcome=outcome, chain=log, previous=self, made_by=event
+        )
         return state, outcome
 
     def _reject(self, event: Event, reason: RejectReason, log: _Chain) -> tuple[Duet, Rejection]:
@@ -361,7 +374,7 @@ class Duet:
         if before is None:
             return self._reject(event, RejectReason.NOTHING_TO_UNDO, log)
         outcome = Outcome(event, Result.UNDO, undone=self.made_by)
-        return replace(before, last=outcome, chain=log), outcome
+        return replace(before, last=outcome, outcome=outcome, chain=log), outcome
 
     def _clue_refusal(self, seat: Seat) -> RejectReason | None:
         if self.nothing_left_to_guess(seat.partner):

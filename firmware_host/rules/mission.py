@@ -54,7 +54,7 @@ class Mission:
 
 
 STANDARD = Mission(9, 9)
-# The missions the rulebooks name with both numbers (NOTES.md "The time bank").
+# The missions the rulebooks name with both numbers (docs/rules.md "The time bank").
 NAMED: dict[str, Mission] = {
     "prague": STANDARD,
     "moscow": Mission(8, 8),

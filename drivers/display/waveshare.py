@@ -1,0 +1,367 @@
+"""Real Waveshare panels: the vendor's model files, unmodified, one instance per panel.
+
+PyPI's `waveshare-epaper` ships upstream's model files. Each panel runs its own
+copy of its model module, executed from the installed file with that panel's
+`PanelHal` bound as `epdconfig`: the vendor's own `epdconfig.py` (which probes
+/proc/cpuinfo, loads .so files and claims fixed pins at import) never runs, and
+two panels share no module state. Only the four models keystand supports load.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import hashlib
+import time
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image
+
+from .base import Panel, PanelError, Refresh
+from .hal import PanelHal, SpidevBus, SpiDevice, Wiring
+from .timing import TIMINGS
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
+
+VENDOR_DISTRIBUTION = "waveshare-epaper"
+VENDOR_VERSION = "1.4.0"
+VENDOR_DIR = "epaper/e-Paper/RaspberryPi_JetsonNano/python/lib/waveshare_epd"
+INSTALL_HINT = (
+    "on the Pi: pip install 'keystand[pi]'; on a desktop: "
+    f"pip install --no-deps {VENDOR_DISTRIBUTION}=={VENDOR_VERSION}"
+)
+
+
+class VendorMissing(PanelError, ImportError):
+    """The vendor package is absent, another version, or its model file was changed."""
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How keystand's refresh kinds map onto one model's vendor methods.
+
+    `full` and `fast` name display methods. A partial refresh compares the new
+    image with the second RAM (0x26, the "old image"); `full` always writes both
+    RAMs, `fast_sets_base` says whether the fast method does (when not, the panel
+    writes 0x26 itself first).
+    """
+
+    init: str
+    init_fast: str
+    init_fast_args: tuple[int, ...]
+    full: str
+    fast: str
+    fast_sets_base: bool
+    partial: str
+    partial_takes_window: bool = False
+    probe: str | None = None  # an init that activates the controller without drawing
+
+
+RECIPES: dict[str, Recipe] = {
+    # display() writes only 0x24; displayPartBaseImage is display() plus the 0x26 base.
+    "epd2in13_V4": Recipe(
+        init="init",
+        init_fast="init_fast",
+        init_fast_args=(),
+        full="displayPartBaseImage",
+        fast="display_fast",
+        fast_sets_base=False,
+        partial="displayPartial",
+        probe="init_fast",
+    ),
+    # display_Base is display() plus the 0x26 base; display_Partial takes a window
+    # and hard-resets the controller itself.
+    "epd2in7_V2": Recipe(
+        init="init",
+        init_fast="init_Fast",
+        init_fast_args=(),
+        full="display_Base",
+        fast="display_Fast",
+        fast_sets_base=False,
+        partial="display_Partial",
+        partial_takes_window=True,
+        probe="init_Fast",
+    ),
+    # No display_Fast: the fast init loads a faster LUT and the same display follows.
+    "epd2in9_V2": Recipe(
+        init="init",
+        init_fast="init_Fast",
+        init_fast_args=(),
+        full="display_Base",
+        fast="display_Base",
+        fast_sets_base=True,
+        partial="display_Partial",
+    ),
+    # display() and display_Fast() write both RAMs; init_fast mode 0 is the 1.5 s one.
+    "epd4in2_V2": Recipe(
+        init="init",
+        init_fast="init_fast",
+        init_fast_args=(0,),
+        full="display",
+        fast="display_Fast",
+        fast_sets_base=True,
+        partial="display_Partial",
+        probe="init_fast",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class VendorFile:
+    """One vendor model file as installed, checked against the package's RECORD."""
+
+    model: str
+    path: Path
+    version: str
+    sha256: str
+
+
+def vendor_file(model: str) -> VendorFile:
+    """Find the installed model file; refuse another version or a changed file."""
+    if model not in RECIPES:
+        raise ValueError(f"panel model {model!r}: expected one of {', '.join(RECIPES)}")
+    try:
+        dist = metadata.distribution(VENDOR_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        raise VendorMissing(f"{VENDOR_DISTRIBUTION} is not installed; {INSTALL_HINT}") from None
+    if dist.version != VENDOR_VERSION:
+        raise VendorMissing(
+            f"{VENDOR_DISTRIBUTION} {dist.version} is installed; keystand is built and tested "
+            f"against {VENDOR_VERSION}: {INSTALL_HINT}"
+        )
+    wanted = f"{VENDOR_DIR}/{model}.py"
+    entry = next((f for f in dist.files or () if f.as_posix() == wanted), None)
+    if entry is None:
+        raise VendorMissing(f"{VENDOR_DISTRIBUTION} {dist.version} has no {wanted}")
+    path = Path(str(entry.locate()))
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise VendorMissing(f"{path}: {error.strerror or error}; {INSTALL_HINT}") from error
+    digest = hashlib.sha256(data)
+    if entry.hash is not None and entry.hash.mode == "sha256":
+        recorded = entry.hash.value
+        found = base64.urlsafe_b64encode(digest.digest()).rstrip(b"=").decode()
+        if found != recorded:
+            raise VendorMissing(
+                f"{path} is not the file {VENDOR_DISTRIBUTION} {dist.version} installed "
+                f"(sha256 {found}, RECORD says {recorded}); keystand runs the vendor's files "
+                f"unmodified: reinstall it"
+            )
+    return VendorFile(model, path, dist.version, digest.hexdigest())
+
+
+class _UnusedModule(types.ModuleType):
+    """Stands in for a module a vendor file imports and never uses (RPi.GPIO)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(
+            f"{self.__name__}.{name}: keystand does not load {self.__name__}; the vendor file "
+            f"imports it without using it, and pins go through the panel's HAL"
+        )
+
+
+def _vendor_builtins(model: str, epdconfig: object) -> dict[str, Any]:
+    """Builtins whose `__import__` answers `from . import epdconfig` with this panel's
+    HAL and `import RPi.GPIO` with a stand-in; every other import is the real one."""
+    real_import = builtins.__import__
+    rpi = types.ModuleType("RPi")
+    rpi.GPIO = _UnusedModule("RPi.GPIO")  # type: ignore[attr-defined]
+    package = types.SimpleNamespace(epdconfig=epdconfig)
+
+    def vendor_import(
+        name: str,
+        globals_: dict[str, Any] | None = None,
+        locals_: dict[str, Any] | None = None,
+        fromlist: tuple[str, ...] | list[str] | None = (),
+        level: int = 0,
+    ) -> Any:
+        if level == 1 and name == "" and tuple(fromlist or ()) == ("epdconfig",):
+            return package
+        if level == 0 and name in ("RPi", "RPi.GPIO"):
+            return rpi
+        if level != 0:
+            raise ImportError(
+                f"{model} imports {'.' * level}{name} {list(fromlist or ())}: keystand provides "
+                f"only epdconfig to the vendor's model files"
+            )
+        return real_import(name, globals_, locals_, fromlist or (), level)
+
+    return {**builtins.__dict__, "__import__": vendor_import}
+
+
+def load_vendor_module(model: str, epdconfig: object, *, label: str = "") -> types.ModuleType:
+    """Execute the vendor's model file as a new module bound to `epdconfig`.
+
+    Each call gives an independent module (its own EPD class and tables)."""
+    source = vendor_file(model)
+    code = compile(source.path.read_bytes(), str(source.path), "exec", dont_inherit=True)
+    name = f"{__package__}.vendor.{model}" + (f"[{label}]" if label else "")
+    module = types.ModuleType(name, f"Waveshare's {model}.py, bound to {epdconfig!r}")
+    module.__file__ = str(source.path)
+    module.__dict__["__builtins__"] = _vendor_builtins(model, epdconfig)
+    exec(code, module.__dict__)
+    return module
+
+
+def native_buffer(frame: Image.Image) -> bytearray:
+    """The controller's RAM bytes for a native 1-bit frame: rows top to bottom, MSB
+    leftmost, 1 white, each row padded to a whole byte. The same bytes the vendor's
+    `getbuffer` makes (tests check it), without its per-pixel Python loop."""
+    return bytearray(frame.convert("1").tobytes("raw", "1"))
+
+
+class WavesharePanel(Panel):
+    """One real panel: the vendor's EPD class for `model_name` over its own HAL.
+
+    `wiring` gives its pins and SPI device; `spi` replaces the real `/dev/spidevB.D`
+    (the emulator passes its recording device); `delay` waits the vendor's fixed
+    delays. `busy_timeout` defaults to four times the model's full refresh + 5 s.
+    """
+
+    def __init__(
+        self,
+        model_name: str,
+        *,
+        seat: str,
+        wiring: Wiring,
+        rotation: int = 0,
+        pin_factory: Factory | None = None,
+        spi: SpiDevice | None = None,
+        busy_timeout: float | None = None,
+        rise_timeout: float = 0.5,
+        delay: Callable[[float], None] = time.sleep,
+    ) -> None:
+        super().__init__(model_name, rotation=rotation)
+        self.seat = seat
+        self.recipe = RECIPES[self.model.name]
+        vendor_file(self.model.name)  # refuse a missing vendor before claiming pins
+        if busy_timeout is None:
+            busy_timeout = 4 * TIMINGS[self.model.name].full + 5
+        self.hal = PanelHal(
+            seat,
+            self.model.name,
+            wiring,
+            spi if spi is not None else SpidevBus(wiring.spi_bus, wiring.spi_device),
+            pin_factory=pin_factory,
+            busy_timeout=busy_timeout,
+            rise_timeout=rise_timeout,
+            delay=delay,
+        )
+        try:
+            self.module = load_vendor_module(self.model.name, self.hal, label=seat)
+            self.epd = self.module.EPD()
+        except BaseException:
+            self.hal.close()
+            raise
+        self.counts: dict[Refresh, int] = dict.fromkeys(Refresh, 0)
+        self.upgraded = 0  # partials drawn as full refreshes: nothing known on the glass
+        self._awake = False  # the controller is initialised (not reset, asleep or off)
+        self._glass: bytes | None = None  # the RAM bytes of the picture on the glass
+        self._old_valid = False  # RAM 0x26 holds that picture
+
+    def __repr__(self) -> str:
+        return (
+            f"WavesharePanel({self.model.name!r}, seat={self.seat!r}, "
+            f"wiring={self.hal.wiring!r}, rotation={self.rotation})"
+        )
+
+    def _display(self, frame: Image.Image, refresh: Refresh) -> Refresh:
+        buffer = native_buffer(frame)
+        kind = refresh
+        if kind is Refresh.PARTIAL and self._glass is None:
+            kind = Refresh.FULL  # nothing known on the glass to draw the difference from
+            self.upgraded += 1
+        recipe, epd = self.recipe, self.epd
+        with self._vendor_call(f"{kind.value} refresh"):
+            if kind is Refresh.FULL:
+                # A fresh init before every full or fast refresh: a partial leaves
+                # its own registers behind (border, RAM options, LUT).
+                epd.init()
+                getattr(epd, recipe.full)(buffer)
+            elif kind is Refresh.FAST:
+                getattr(epd, recipe.init_fast)(*recipe.init_fast_args)
+                if not recipe.fast_sets_base:
+                    self._write_old_image(buffer)
+                getattr(epd, recipe.fast)(buffer)
+            else:
+                if not self._awake or not self._old_valid:
+                    epd.init()  # also puts the RAM address counters at 0, 0
+                if not self._old_valid and self._glass is not None:
+                    self._write_old_image(self._glass)
+                if recipe.partial_takes_window:
+                    getattr(epd, recipe.partial)(buffer, 0, 0, epd.width, epd.height)
+                else:
+                    getattr(epd, recipe.partial)(buffer)
+            self._awake = self._old_valid = True
+            self._glass = bytes(buffer)
+        self.counts[kind] += 1
+        return kind
+
+    def _write_old_image(self, buffer: bytes | bytearray) -> None:
+        """Put `buffer` in RAM 0x26 without a refresh, through the vendor's own
+        send_command/send_data: the "old image" a partial refresh compares with.
+        Called right after an init (which leaves the address counters at 0, 0)."""
+        epd = self.epd
+        epd.send_command(0x26)
+        send_all = getattr(epd, "send_data2", None)
+        if send_all is not None:
+            send_all(buffer)
+        else:
+            for byte in buffer:  # one vendor call per byte; the HAL sends one write
+                epd.send_data(byte)
+
+    def _sleep(self) -> None:
+        with self._vendor_call("sleep"):
+            self.epd.sleep()
+        self._awake = False
+        if self.hal.switches_power:
+            self._old_valid = False  # the controller's RAM went with its power
+
+    def _close(self) -> None:
+        self.hal.close()
+        self._awake = self._old_valid = False
+
+    def probe(self) -> bool:
+        """Wake the controller without changing the picture; True when BUSY answered a
+        command (so an unplugged panel raises `PanelUnplugged`), False when this
+        model's plain init has no such command to check."""
+        method = self.recipe.probe
+        with self._vendor_call("probe"):
+            if method is None:
+                self.epd.init()
+            else:
+                getattr(self.epd, method)(*self.recipe.init_fast_args)
+        self._awake = False  # a probe's registers are not a refresh's: init again
+        return method is not None
+
+    def _forget(self) -> None:
+        """After a failure the controller's state and the glass are unknown: the next
+        frame starts from a reset and a full refresh."""
+        self._awake = self._old_valid = False
+        self._glass = None
+
+    @contextmanager
+    def _vendor_call(self, what: str) -> Iterator[None]:
+        """Run vendor code. On any failure the controller's state is unknown, so the
+        next frame starts from a reset and a full refresh; an error that is not a
+        PanelError becomes one naming the seat, so the service treats it as this
+        panel's fault."""
+        try:
+            yield
+            self.hal.flush()  # so nothing of this call waits for the next one
+        except PanelError:
+            self._forget()
+            raise
+        except Exception as error:
+            self._forget()
+            raise PanelError(
+                f"seat {self.seat} ({self.model.name}): {what} failed in the vendor code: {error!r}"
+            ) from error

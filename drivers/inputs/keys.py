@@ -1,0 +1,188 @@
+"""Seat keys: gpiozero `Button`s, one per key, emitting `press SEAT KEY [long]`.
+
+Each key is decided when it is let go (a short press) or when it has been
+held for `hold_time` (a long press, at once, so the player feels the menu
+open under the finger); a key never gives both. Debouncing is ours, not the
+pin backend's: a backend that drops edges inside its bounce time can miss a
+release and leave a button stuck pressed, while this rule only ever ignores
+whole presses:
+
+- a press shorter than `bounce_time` is contact chatter, not a press;
+- a press that starts less than `bounce_time` after a counted press was let
+  go is the same press chattering (or a contact that opened for a moment).
+
+gpiozero is imported only in `start`, so a desktop without it can still load
+this module; `pin_factory` is gpiozero's (a `MockFactory` in tests and under
+`--emulate`), and None leaves gpiozero to pick its own on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
+from .events import SEATS, KeyName, Press
+
+BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
+
+
+def check_keys(pins: Mapping[str, Mapping[str, int]]) -> dict[tuple[str, KeyName], int]:
+    """The profile's key map ({seat: {key name: BCM pin}}) as {(seat, key): pin};
+    ValueError names the seat, key or pin that is wrong."""
+    if not isinstance(pins, Mapping) or not pins:
+        raise ValueError(f"seat keys {pins!r}: expected {{seat: {{key: BCM pin}}}}")
+    out: dict[tuple[str, KeyName], int] = {}
+    used: dict[int, str] = {}
+    for seat, keys in pins.items():
+        if seat not in SEATS:
+            raise ValueError(f"seat keys: seat {seat!r} is not A or B")
+        if not isinstance(keys, Mapping):
+            raise ValueError(f"seat keys {seat}: expected {{key: BCM pin}}, not {keys!r}")
+        for name, pin in keys.items():
+            try:
+                key = KeyName(name)
+            except ValueError:
+                names = ", ".join(k.value for k in KeyName)
+                raise ValueError(f"seat keys {seat}: key {name!r} is not one of {names}") from None
+            if isinstance(pin, bool) or not isinstance(pin, int) or pin not in BCM_PINS:
+                raise ValueError(f"seat keys {seat} {name}: pin {pin!r} is not a BCM GPIO 0..27")
+            label = f"{seat} {name}"
+            if pin in used:
+                raise ValueError(f"seat keys: GPIO{pin} is given to both {used[pin]} and {label}")
+            used[pin] = label
+            out[(seat, key)] = pin
+    return out
+
+
+class _Key:
+    """One key's press rule (see the module doc); gpiozero calls it from its
+    own threads, so each key has a lock."""
+
+    def __init__(
+        self, seat: str, key: KeyName, bounce: float, clock: Callable[[], float], emit: Emit
+    ) -> None:
+        self.seat, self.key, self.bounce, self.clock, self.emit = seat, key, bounce, clock, emit
+        self.lock = threading.Lock()
+        self.down: float | None = None  # when the press being decided began
+        self.ignoring = False  # the press now down is chatter of the last one
+        self.long_sent = False
+        self.counted_up = float("-inf")  # when a counted press was let go
+        self.live = True
+
+    def pressed(self) -> None:
+        with self.lock:
+            now = self.clock()
+            if self.down is not None or self.ignoring:
+                return
+            if now - self.counted_up < self.bounce:
+                self.ignoring = True
+                return
+            self.down, self.long_sent = now, False
+
+    def held(self) -> None:
+        with self.lock:
+            if self.down is None or self.long_sent or not self.live:
+                return
+            self.long_sent = True
+            self.emit(Press(self.seat, self.key, long=True))
+
+    def released(self) -> None:
+        with self.lock:
+            now = self.clock()
+            if self.ignoring:
+                self.ignoring = False
+                return
+            if self.down is None:
+                return
+            lasted, self.down = now - self.down, None
+            if self.long_sent:
+                self.counted_up = now
+            elif lasted >= self.bounce:
+                self.counted_up = now
+                if self.live:
+                    self.emit(Press(self.seat, self.key))
+
+
+class SeatKeys(InputDriver):
+    """Both seats' keys as gpiozero Buttons (wired to ground, internal pull-up
+    unless `pull_up` is False)."""
+
+    name = "keys"
+
+    def __init__(
+        self,
+        pins: Mapping[str, Mapping[str, int]],
+        *,
+        hold_time: float = 1.0,
+        bounce_time: float = 0.03,
+        pull_up: bool = True,
+        pin_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.pins = check_keys(pins)
+        if isinstance(hold_time, bool) or not (
+            isinstance(hold_time, int | float) and 0 < hold_time <= 10
+        ):
+            raise ValueError(f"seat keys hold_time {hold_time!r}: seconds, above 0 and up to 10")
+        if isinstance(bounce_time, bool) or not (
+            isinstance(bounce_time, int | float) and 0 <= bounce_time < hold_time
+        ):
+            raise ValueError(
+                f"seat keys bounce_time {bounce_time!r}: seconds, at least 0 and below "
+                f"hold_time {hold_time}"
+            )
+        self.hold_time = float(hold_time)
+        self.bounce_time = float(bounce_time)
+        self.pull_up = pull_up
+        self.pin_factory = pin_factory
+        self.clock = clock
+        self._buttons: list[Any] = []
+        self._keys: list[_Key] = []
+
+    def start(self, emit: Emit, report: Report) -> None:
+        """Claim the pins; raises InputError naming the key whose pin cannot be had."""
+        from gpiozero import Button  # only a build with keys needs gpiozero
+
+        try:
+            for (seat, key), pin in self.pins.items():
+                state = _Key(seat, key, self.bounce_time, self.clock, emit)
+                try:
+                    button = Button(
+                        pin,
+                        pull_up=self.pull_up,
+                        bounce_time=None,  # ours, see the module doc
+                        hold_time=self.hold_time,
+                        pin_factory=self.pin_factory,
+                    )
+                except Exception as e:  # gpiozero's errors have no common root with OSError
+                    raise InputError(
+                        f"seat {seat} key {key.value} on GPIO{pin}: {type(e).__name__}: {e}"
+                    ) from e
+                button.when_pressed = state.pressed
+                button.when_released = state.released
+                button.when_held = state.held
+                self._buttons.append(button)
+                self._keys.append(state)
+        except InputError:
+            self.stop()
+            raise
+        report(HealthReport(self.name, Health.CONNECTED, f"{len(self._buttons)} keys"))
+
+    def stop(self) -> None:
+        for key in self._keys:
+            with key.lock:
+                key.live = False
+        for button in self._buttons:
+            button.close()
+        self._buttons.clear()
+        self._keys.clear()
+
+    def pin_of(self, seat: str, key: KeyName | str) -> int:
+        """The BCM pin of one seat's key (for `--emulate`, which presses it)."""
+        try:
+            return self.pins[(seat, KeyName(key))]
+        except (KeyError, ValueError):
+            raise KeyError(f"seat {seat} has no key {key!r}") from None

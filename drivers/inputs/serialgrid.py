@@ -1,0 +1,361 @@
+"""The touch grid over USB serial: the KSGRID line protocol (docs/grid-protocol.md)
+on pyserial, the touch filter, and health reports.
+
+`GridParser` turns bytes into messages and never raises: noise, broken and
+overlong frames are counted and dropped, a '$' always starts afresh, and
+missing sequence numbers are counted (every state frame carries all 25 cells,
+so the next one heals whatever was lost). `SerialGrid` opens the port in its
+own thread, asks for a hello, feeds the filter with the newest state, and
+when the port goes away (unplugged) or falls silent says LOST, clears the
+contacts, and keeps reopening and asking until the grid says hello again
+(BACK). A grid whose firmware reports a sensor fault is LOST too, with the
+firmware's words.
+
+pyserial is imported only when the driver opens a port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
+from .events import Touch
+from .touchfilter import Cell, Orientation, TouchFilter
+
+PROTOCOL = "KSGRID"
+VERSION = 1
+ROWS = COLS = 5
+MAX_BODY = 60
+MAX_FRAME = MAX_BODY + 7  # '$' body '*' CRC(4) '\n'
+SEQ_MOD = 1000
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); "123456789" -> 0x29B1."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
+def frame(body: str) -> bytes:
+    """A frame as the wire carries it: $BODY*CRC\\n."""
+    raw = body.encode("ascii")
+    return b"$" + raw + b"*" + f"{crc16(raw):04X}".encode() + b"\n"
+
+
+@dataclass(frozen=True)
+class Hello:
+    seq: int
+    version: int
+    rows: int
+    cols: int
+    firmware: str
+
+
+@dataclass(frozen=True)
+class State:
+    """The grid's contacts after a change (`kind` T) or periodically (S)."""
+
+    seq: int
+    kind: str
+    cells: frozenset[Cell]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """The firmware's word on its sensors: code 'sensor' (one does not answer,
+    `text` says which) or 'ok'."""
+
+    seq: int
+    code: str
+    text: str
+
+
+Message = Hello | State | Fault
+
+
+@dataclass
+class LinkStats:
+    frames: int = 0  # good frames
+    dropped: int = 0  # begun and thrown away: bad checksum, bad field, overlong
+    missing: int = 0  # sequence numbers never seen
+    noise: int = 0  # bytes outside any frame
+
+
+@dataclass
+class GridParser:
+    """Bytes in, messages out (see the module doc). States are read for a grid
+    of `rows` x `cols` (set from the hello)."""
+
+    rows: int = ROWS
+    cols: int = COLS
+    stats: LinkStats = field(default_factory=LinkStats)
+    _buf: bytearray = field(default_factory=bytearray)
+    _inside: bool = False
+    _expect: int | None = None
+
+    def feed(self, data: bytes) -> list[Message]:
+        out: list[Message] = []
+        for byte in data:
+            if byte == 0x24:  # '$'
+                if self._inside:
+                    self.stats.dropped += 1
+                self._inside = True
+                self._buf.clear()
+            elif not self._inside:
+                if byte not in (0x0A, 0x0D):
+                    self.stats.noise += 1
+            elif byte == 0x0D:
+                continue
+            elif byte == 0x0A:
+                self._inside = False
+                message = self._message(bytes(self._buf))
+                if message is None:
+                    self.stats.dropped += 1
+                else:
+                    out.append(message)
+            elif len(self._buf) >= MAX_FRAME - 2:
+                self._inside = False
+                self.stats.dropped += 1
+            else:
+                self._buf.append(byte)
+        return out
+
+    def _message(self, raw: bytes) -> Message | None:
+        star = len(raw) - 5
+        if not 1 <= star <= MAX_BODY or raw[star] != 0x2A:
+            return None
+        body, digits = raw[:star], raw[star + 1 :]
+        if any(not 0x20 <= b <= 0x7E or b in (0x24, 0x2A) for b in body):
+            return None
+        if any(b not in b"0123456789ABCDEF" for b in digits) or int(digits, 16) != crc16(body):
+            return None
+        fields = body.decode("ascii").split(",")
+        message = self._fields(fields)
+        if message is None:
+            return None
+        self.stats.frames += 1
+        if isinstance(message, Hello):
+            self._expect = None  # the grid started again
+        if self._expect is not None:
+            self.stats.missing += (message.seq - self._expect) % SEQ_MOD
+        self._expect = (message.seq + 1) % SEQ_MOD
+        return message
+
+    def _fields(self, fields: list[str]) -> Message | None:
+        if len(fields) < 2 or not _number(fields[0], SEQ_MOD):
+            return None
+        seq, kind, args = int(fields[0]), fields[1], fields[2:]
+        if kind == "H" and len(args) == 5 and args[0] == PROTOCOL:
+            if all(_number(a, 100) for a in args[1:4]):
+                return Hello(seq, int(args[1]), int(args[2]), int(args[3]), args[4])
+        elif kind in ("T", "S") and len(args) == 1:
+            cells = self.rows * self.cols
+            digits = args[0]
+            if len(digits) == (cells + 3) // 4 and all(c in "0123456789ABCDEF" for c in digits):
+                bits = int(digits, 16)
+                if bits >> cells == 0:
+                    return State(seq, kind, frozenset(_cells(bits, self.cols, cells)))
+        elif kind == "F" and len(args) == 2 and args[0] in ("sensor", "ok"):
+            return Fault(seq, args[0], args[1])
+        return None
+
+
+def _number(text: str, limit: int) -> bool:
+    return 0 < len(text) <= 3 and text.isascii() and text.isdigit() and int(text) < limit
+
+
+def _cells(bits: int, cols: int, cells: int) -> list[Cell]:
+    return [divmod(i, cols) for i in range(cells) if bits >> i & 1]
+
+
+class SerialGrid(InputDriver):
+    """The serial touch grid on `port` (a device path, better a
+    /dev/serial/by-id/ name that survives replugging, or a pyserial URL)."""
+
+    name = "grid"
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int = 115200,
+        touch_filter: TouchFilter | None = None,
+        orientation: Orientation | None = None,
+        silent_after: float = 1.0,
+        ask_every: float = 1.0,
+        reopen_every: float = 1.0,
+        read_timeout: float = 0.02,
+        serial_for_url: Callable[..., Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not isinstance(port, str) or not port:
+            raise ValueError(f"serial grid port {port!r}: a device path such as /dev/ttyACM0")
+        for name, value in (
+            ("silent_after", silent_after),
+            ("ask_every", ask_every),
+            ("reopen_every", reopen_every),
+            ("read_timeout", read_timeout),
+        ):
+            if isinstance(value, bool) or not (isinstance(value, int | float) and 0 < value <= 60):
+                raise ValueError(f"serial grid {name} {value!r}: seconds, above 0 and up to 60")
+        self.port = port
+        self.baudrate = baudrate
+        self.filter = touch_filter or TouchFilter(clock=clock)
+        self.orientation = orientation or Orientation()
+        self.silent_after = float(silent_after)
+        self.ask_every = float(ask_every)
+        self.reopen_every = float(reopen_every)
+        self.read_timeout = float(read_timeout)
+        self.clock = clock
+        self._serial_for_url = serial_for_url
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._emit: Emit = lambda event: None
+        self._report: Report = lambda report: None
+        self._serial: Any = None
+        self.parser = GridParser()
+        self.hello: Hello | None = None  # the grid's hello on this connection
+        self._contacts: frozenset[Cell] = frozenset()
+        self._heard = 0.0  # when a good frame last came
+        self._asked = float("-inf")  # when we last sent Q
+        self._why_lost = ""  # link trouble, '' when fine
+        self._fault = ""  # the firmware's sensor fault, '' when none
+        self._said: Health | None = None
+        self.opened = 0  # how many times the port was opened (replugs + 1)
+
+    # -- the InputDriver interface ------------------------------------------------
+
+    def start(self, emit: Emit, report: Report) -> None:
+        if self._serial_for_url is None:
+            try:
+                import serial  # only a serial-grid build needs pyserial
+            except ImportError as e:
+                raise InputError("the serial grid needs pyserial (pip install pyserial)") from e
+            self._serial_for_url = serial.serial_for_url
+        self._emit, self._report = emit, report
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="serial-grid", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        self._thread = None
+        self._close()
+
+    # -- the work ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if self._serial is None and not self._open():
+                self._stop.wait(self.reopen_every)
+                continue
+            try:
+                data = self._serial.read(max(1, self._serial.in_waiting))
+                now = self.clock()
+                for message in self.parser.feed(data):
+                    self._take(message, now)
+                self._keep_alive(now)
+            except (OSError, ValueError) as e:  # SerialException is an OSError
+                self._close()
+                self._lose(f"the grid on {self.port} went away: unplugged? ({_short(e)})")
+                continue
+            self._filter(now)
+
+    def _open(self) -> bool:
+        try:
+            assert self._serial_for_url is not None
+            self._serial = self._serial_for_url(
+                self.port, baudrate=self.baudrate, timeout=self.read_timeout, exclusive=True
+            )
+        except (OSError, ValueError) as e:
+            self._serial = None
+            self._lose(f"no grid at {self.port} ({_short(e)})")
+            return False
+        self.opened += 1
+        self.hello = None
+        self.parser = GridParser()
+        self._asked = float("-inf")
+        self._heard = self.clock()
+        return True
+
+    def _close(self) -> None:
+        if self._serial is not None:
+            with contextlib.suppress(OSError):  # it is gone already
+                self._serial.close()
+            self._serial = None
+
+    def _take(self, message: Message, now: float) -> None:
+        if isinstance(message, Hello):
+            if (message.version, message.rows, message.cols) != (VERSION, ROWS, COLS):
+                self.hello = None
+                self._lose(
+                    f"the grid speaks {PROTOCOL} {message.version} for {message.rows}x"
+                    f"{message.cols}; this stand needs version {VERSION} for 5x5 "
+                    f"(firmware {message.firmware!r})"
+                )
+                return
+            self.hello = message
+            self._fault = ""  # a board that booted says its faults again
+        if self.hello is None:
+            return  # a grid that has not said hello yet: size and version unknown
+        self._heard = now
+        if isinstance(message, State):
+            self._contacts = message.cells
+        elif isinstance(message, Fault):
+            self._fault = "" if message.code == "ok" else f"grid sensor fault: {message.text}"
+        self._why_lost = ""
+        self._tell()
+
+    def _keep_alive(self, now: float) -> None:
+        if self.hello is not None and now - self._heard >= self.silent_after:
+            self.hello = None
+            self._lose(f"the grid on {self.port} fell silent")
+        if self.hello is None and now - self._asked >= self.ask_every:
+            self._asked = now
+            self._serial.write(frame("0,Q"))
+
+    def _lose(self, why: str) -> None:
+        self._why_lost = why
+        self._contacts = frozenset()
+        self.filter.reset()
+        self._tell()
+
+    def _tell(self) -> None:
+        """Report a change of health (not every new reason while lost)."""
+        why = self._why_lost or self._fault
+        if why:
+            health = Health.LOST
+        elif self._said is None:
+            health = Health.CONNECTED
+        elif self._said is Health.LOST:
+            health = Health.BACK
+        else:
+            return
+        if health is not self._said:
+            self._said = health
+            self._report(HealthReport(self.name, health, why or self._connected()))
+
+    def _connected(self) -> str:
+        firmware = self.hello.firmware if self.hello else "?"
+        return f"grid on {self.port} (firmware {firmware})"
+
+    def _filter(self, now: float) -> None:
+        cell = self.filter.feed(self._contacts, now)
+        if cell is not None:
+            self._emit(Touch(*self.orientation.to_table(cell)))
+
+
+def _short(e: BaseException) -> str:
+    text = str(e) or type(e).__name__
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,191 @@
+"""The serial grid emulated: the firmware's own logic on the far end of a real pty.
+
+`EmulatedBoard` loads `gridproto.py` (and `gridsense.py` when asked) from
+hardware/grid-firmware/ as they are, runs them in a thread the way the
+board's `main.py` does, and speaks through a pseudo-terminal whose slave end
+a symlink names, as /dev/serial/by-id/ names the real board: `unplug` closes
+the pty and removes the link, `plug` makes a new pty (a new /dev/pts name)
+and points the link at it, as a replug does. `noise` mixes random bytes and
+broken frames into what it sends: garbage between frames, a byte dropped or
+changed, a frame cut short, an overlong line. For tests and `--emulate`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import random
+import sys
+import threading
+import time
+import tty
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .touchfilter import Cell
+
+FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "hardware" / "grid-firmware"
+
+
+def load_firmware(name: str, directory: Path | None = None) -> ModuleType:
+    """One of the firmware's pure modules, loaded from its file, unchanged."""
+    path = (directory or FIRMWARE_DIR) / f"{name}.py"
+    if not path.is_file():
+        raise FileNotFoundError(f"grid firmware module {path} is missing (a source checkout?)")
+    spec = importlib.util.spec_from_file_location(f"keystand_grid_firmware_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclass-free, but keep imports inside it working
+    spec.loader.exec_module(module)
+    return module
+
+
+class Fingers:
+    """A sensor that reports what the test puts on it (grid cells)."""
+
+    def __init__(self) -> None:
+        self.cells: set[Cell] = set()
+        self.fault = ""
+        self.lock = threading.Lock()
+
+    def press(self, cells: Iterable[Cell]) -> None:
+        with self.lock:
+            self.cells |= set(cells)
+
+    def lift(self) -> None:
+        with self.lock:
+            self.cells.clear()
+
+    def read(self, now_ms: int) -> tuple[int, str]:
+        with self.lock:
+            return sum(1 << (r * 5 + c) for r, c in self.cells), self.fault
+
+
+class EmulatedBoard:
+    """The grid controller: firmware logic, a sensor, a pty named by `link`."""
+
+    def __init__(
+        self,
+        link: str | Path,
+        *,
+        sensor: Any = None,
+        noise: float = 0.0,
+        seed: int = 0,
+        interval: float = 0.01,
+        period_ms: int = 250,
+        firmware: str = "emulated",
+        firmware_dir: Path | None = None,
+    ) -> None:
+        self.link = Path(link)
+        self.proto = load_firmware("gridproto", firmware_dir)
+        self.sensor = sensor or Fingers()
+        self.noise = noise
+        self.rng = random.Random(seed)
+        self.interval = interval
+        self.period_ms = period_ms
+        self.firmware = firmware
+        self.silent = False  # a hung firmware: no frames at all
+        self.drop_next = 0  # frames to lose on the way (a missing message)
+        self.sent: list[bytes] = []  # every frame the logic produced, before noise
+        self.heard = bytearray()  # what the host sent
+        self._master = self._slave = -1
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.logic: Any = None
+
+    # -- the cable -------------------------------------------------------------------
+
+    def plug(self) -> EmulatedBoard:
+        """A fresh pty, the link pointed at it, the firmware booting (hello)."""
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line discipline, as a USB CDC port
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        tmp = self.link.with_name(self.link.name + ".new")
+        tmp.unlink(missing_ok=True)
+        tmp.symlink_to(os.ttyname(slave))
+        tmp.replace(self.link)
+        self.logic = self.proto.GridLogic(firmware=self.firmware, period_ms=self.period_ms)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="grid-board", daemon=True)
+        self._thread.start()
+        return self
+
+    def unplug(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+        self.link.unlink(missing_ok=True)
+
+    # -- the finger ------------------------------------------------------------------
+
+    def press(self, cells: Iterable[Cell]) -> None:
+        self.sensor.press(cells)
+
+    def lift(self) -> None:
+        self.sensor.lift()
+
+    def tap(self, cells: Iterable[Cell], hold: float) -> None:
+        """Fingers down for `hold` seconds of real time, then up."""
+        self.press(cells)
+        time.sleep(hold)
+        self.lift()
+
+    def inject(self, data: bytes) -> None:
+        """Raw bytes into the stream, as if the wire made them."""
+        self._write(data)
+
+    # -- the firmware's loop -----------------------------------------------------------
+
+    def _run(self) -> None:
+        start = time.monotonic()
+        self._send(self.logic.hello(0))
+        while not self._stop.wait(self.interval):
+            now = int((time.monotonic() - start) * 1000)
+            try:
+                data = os.read(self._master, 256)
+            except (BlockingIOError, OSError):
+                data = b""
+            if data:
+                self.heard += data
+                self._send(self.logic.host(data, now))
+            bits, fault = self.sensor.read(now)
+            self._send(self.logic.sense(now, bits, fault))
+
+    def _send(self, frames: list[bytes]) -> None:
+        for f in frames:
+            self.sent.append(f)
+            if self.silent:
+                continue
+            if self.drop_next:
+                self.drop_next -= 1
+                continue
+            self._write(self._mangle(f) if self.rng.random() < self.noise else f)
+
+    def _mangle(self, f: bytes) -> bytes:
+        rng = self.rng
+        kind = rng.randrange(5)
+        if kind == 0:  # garbage before the frame
+            return bytes(rng.randrange(256) for _ in range(rng.randint(1, 40))) + f
+        if kind == 1:  # a byte lost
+            i = rng.randrange(len(f))
+            return f[:i] + f[i + 1 :]
+        if kind == 2:  # a byte changed
+            i = rng.randrange(len(f))
+            return f[:i] + bytes([f[i] ^ (1 << rng.randrange(8))]) + f[i + 1 :]
+        if kind == 3:  # cut short, the rest of the line lost
+            return f[: rng.randrange(1, len(f))]
+        line = bytes(rng.randrange(0x20, 0x7F) for _ in range(rng.randint(70, 300)))
+        return b"$" + line + b"\n" + f  # an overlong line, then the frame
+
+    def _write(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):  # nobody reading: a USB port drops it too
+            os.write(self._master, data)

@@ -1,0 +1,290 @@
+"""Touch filtering shared by both grids, and the grid's orientation on the table.
+
+A grid (MPR121 chips, or the serial controller) reports which cells feel a
+contact, sample after sample. Players do not touch like a test script: a hand
+hovers before it lands, a palm or a sleeve lies over several cards, a finger
+trembles on a card and a double tap arrives as two contacts. `TouchFilter`
+turns the samples into touches by these rules:
+
+- An *episode* is a stretch of samples with any contact; it ends when the grid
+  is clear. An episode yields at most one touch, so a finger that slides on to
+  the next card, or a palm lifting off, never makes a second one.
+- A touch counts when exactly one cell has been the only contact for `dwell`
+  seconds without a break. Shorter is a hover.
+- Several cells at once for `palm` seconds or longer spend the episode: a palm.
+  A shorter flicker of other cells (electrical noise) neither spends it nor
+  breaks the dwell of a finger that stays; the touch counts on a sample that
+  has the finger's cell alone.
+- A contact on the cell that last counted, starting less than `bounce` seconds
+  after that cell was last let go, is a bounce, never a second touch. A bounce
+  keeps the window open (a drumming finger is one touch); a blip shorter than
+  the dwell does not (noise on the wire cannot swallow the next real touch).
+- A cell held for `stuck` seconds (a cup on a card) is left out of the contacts
+  until it is let go, so it does not turn every later touch into a palm.
+
+Times are seconds from `clock` (or the `at` the caller passes); nothing here
+sleeps, so a test feeds samples with made-up times.
+
+Coordinates: a grid names its cells (row, col) as wired; the table names them
+as seat A sees the cards, row 0 farthest from seat A (DESIGN.md). `Orientation`
+maps one to the other.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+Cell = tuple[int, int]  # (row, col)
+
+SIZE = 5
+EPS = 1e-9  # times that differ by less are equal (sums of float steps drift)
+
+
+def check_cell(cell: Cell, size: int = SIZE) -> Cell:
+    """`cell` as a (row, col) pair of ints inside the grid, or ValueError naming it."""
+    try:
+        row, col = cell
+    except (TypeError, ValueError):
+        raise ValueError(f"cell {cell!r}: expected (row, col)") from None
+    if not (isinstance(row, int) and isinstance(col, int)):
+        raise ValueError(f"cell {cell!r}: row and column are whole numbers")
+    if not (0 <= row < size and 0 <= col < size):
+        raise ValueError(f"cell {cell!r}: rows and columns are 0..{size - 1}")
+    return (row, col)
+
+
+class Outcome(enum.Enum):
+    """How an episode of contact ended up."""
+
+    TOUCH = "touch"
+    HOVER = "hover"
+    PALM = "palm"
+    BOUNCE = "bounce"
+
+
+@dataclass
+class FilterStats:
+    """Episodes by outcome since the filter was made (for `keystand doctor` and tests)."""
+
+    touch: int = 0
+    hover: int = 0
+    palm: int = 0
+    bounce: int = 0
+    stuck: int = 0  # cells left out because they were held too long
+
+    def add(self, outcome: Outcome) -> None:
+        setattr(self, outcome.value, getattr(self, outcome.value) + 1)
+
+
+@dataclass
+class _Episode:
+    started: float
+    candidate: Cell | None = None
+    since: float = 0.0  # when the candidate became the only contact
+    several_since: float | None = None  # when several cells began, in this run
+    outcome: Outcome | None = None  # set once the episode is spent
+    gap: float = float("inf")  # how long the last counted cell was free before this contact
+    seen_last: float | None = None  # the last sample here with the last counted cell
+
+
+class TouchFilter:
+    """Samples of contact sets in, touches out (grid coordinates)."""
+
+    def __init__(
+        self,
+        *,
+        dwell: float = 0.08,
+        palm: float = 0.04,
+        bounce: float = 0.5,
+        stuck: float | None = 10.0,
+        size: int = SIZE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        for name, value in (("dwell", dwell), ("palm", palm), ("bounce", bounce)):
+            if isinstance(value, bool) or not (isinstance(value, int | float) and 0 <= value <= 60):
+                raise ValueError(f"touch filter {name} {value!r}: seconds from 0 to 60")
+        if stuck is not None and (
+            isinstance(stuck, bool) or not (isinstance(stuck, int | float) and stuck > dwell)
+        ):
+            raise ValueError(f"touch filter stuck {stuck!r}: seconds, longer than dwell {dwell}")
+        self.dwell = float(dwell)
+        self.palm = float(palm)
+        self.bounce = float(bounce)
+        self.stuck = None if stuck is None else float(stuck)
+        self.size = size
+        self.clock = clock
+        self.stats = FilterStats()
+        self._raw: frozenset[Cell] = frozenset()
+        self._held_since: dict[Cell, float] = {}
+        self._stuck: set[Cell] = set()
+        self._episode: _Episode | None = None
+        self._last: Cell | None = None  # the cell that last counted
+        self._last_seen = float("-inf")  # when it was last let go (or counted)
+
+    def reset(self) -> None:
+        """Forget the contacts (the grid was lost): the next sample starts afresh.
+        The bounce memory stays, so a reconnect cannot double a touch."""
+        self._raw = frozenset()
+        self._held_since.clear()
+        self._stuck.clear()
+        self._episode = None
+
+    def feed(self, cells: Iterable[Cell], at: float | None = None) -> Cell | None:
+        """One sample: the cells in contact now. Returns the grid cell of a touch
+        that counts with this sample, else None."""
+        now = self.clock() if at is None else at
+        raw = frozenset(check_cell(c, self.size) for c in cells)
+        for cell in self._raw - raw:
+            del self._held_since[cell]
+            self._stuck.discard(cell)
+        for cell in raw - self._raw:
+            self._held_since[cell] = now
+        self._raw = raw
+        if self.stuck is not None:
+            for cell in raw - self._stuck:
+                if now - self._held_since[cell] >= self.stuck - EPS:
+                    self._stuck.add(cell)
+                    self.stats.stuck += 1
+        return self._step(raw - self._stuck, now)
+
+    def tick(self, at: float | None = None) -> Cell | None:
+        """The same contacts as the last sample, at a later time (a grid that
+        reports only changes still needs the dwell to run out)."""
+        return self.feed(self._raw, at)
+
+    def _step(self, contacts: frozenset[Cell], now: float) -> Cell | None:
+        ep = self._episode
+        if not contacts:
+            if ep is not None:
+                self._episode = None
+                self.stats.add(ep.outcome or Outcome.HOVER)
+                # Only a contact that lasted the dwell holds the bounce window
+                # open; a blip of noise on that cell does not.
+                if ep.outcome in (Outcome.TOUCH, Outcome.BOUNCE) and ep.seen_last is not None:
+                    self._last_seen = ep.seen_last
+            return None
+        if ep is None:
+            ep = self._episode = _Episode(started=now)
+        if self._last in contacts:
+            if ep.seen_last is None:  # it joins this episode now
+                ep.gap = now - self._last_seen
+            ep.seen_last = now
+        if ep.outcome is not None:
+            return None
+        if len(contacts) > 1:
+            if ep.candidate not in contacts:
+                ep.candidate = None
+            if ep.several_since is None:
+                ep.several_since = now
+            if now - ep.several_since >= self.palm - EPS:
+                ep.outcome = Outcome.PALM
+            return None
+        ep.several_since = None
+        (cell,) = contacts
+        if cell != ep.candidate:
+            ep.candidate, ep.since = cell, now
+        if now - ep.since < self.dwell - EPS:
+            return None
+        if cell == self._last and ep.gap < self.bounce - EPS:
+            ep.outcome = Outcome.BOUNCE
+            return None
+        ep.outcome = Outcome.TOUCH
+        self._last, self._last_seen, ep.seen_last = cell, now, now
+        return cell
+
+
+@dataclass(frozen=True)
+class Orientation:
+    """How the grid lies on the table: mirrored or not, then turned.
+
+    `to_table` first mirrors the grid's columns (col -> size-1-col) when
+    `mirror`, then turns the picture a quarter clockwise `turns` times, each
+    turn taking (row, col) to (col, size-1-row); the result is the table cell
+    as seat A reads the cards. Whether a mat is mirrored is fixed when it is
+    built (which side of the electrodes faces up, which way the strips run), so
+    it belongs in the profile; the turns change whenever the mat is laid down
+    again, so one calibration touch finds them (`calibrated`).
+    """
+
+    turns: int = 0
+    mirror: bool = False
+    size: int = SIZE
+
+    def __post_init__(self) -> None:
+        if self.turns not in (0, 1, 2, 3):
+            raise ValueError(f"orientation turns {self.turns!r}: 0, 1, 2 or 3 quarter turns")
+        if not isinstance(self.mirror, bool):
+            raise ValueError(f"orientation mirror {self.mirror!r}: true or false")
+
+    def to_table(self, cell: Cell) -> Cell:
+        """The table cell a grid cell lies under."""
+        row, col = check_cell(cell, self.size)
+        last = self.size - 1
+        if self.mirror:
+            col = last - col
+        for _ in range(self.turns):
+            row, col = col, last - row
+        return (row, col)
+
+    def to_grid(self, cell: Cell) -> Cell:
+        """The grid cell under a table cell (the inverse of `to_table`)."""
+        row, col = check_cell(cell, self.size)
+        last = self.size - 1
+        for _ in range(self.turns):
+            row, col = last - col, row
+        if self.mirror:
+            col = last - col
+        return (row, col)
+
+    @classmethod
+    def from_corner(cls, grid_cell: Cell, *, mirror: bool = False, size: int = SIZE) -> Orientation:
+        """The orientation under which `grid_cell` (where the calibration touch
+        landed) is seat A's top-left word, table (0, 0). Only a corner can be."""
+        check_cell(grid_cell, size)
+        for turns in range(4):
+            candidate = cls(turns, mirror, size)
+            if candidate.to_table(grid_cell) == (0, 0):
+                return candidate
+        raise ValueError(
+            f"calibration touch on grid cell {grid_cell!r}: not a corner; touch seat A's "
+            "top-left word"
+        )
+
+    @classmethod
+    def from_corners(cls, top_left: Cell, top_right: Cell, *, size: int = SIZE) -> Orientation:
+        """Turns and mirror from two calibration touches (grid cells): seat A's
+        top-left word, then its top-right word. For a mat whose mirror is not
+        known from its build."""
+        for mirror in (False, True):
+            for turns in range(4):
+                candidate = cls(turns, mirror, size)
+                if candidate.to_table(top_left) == (0, 0) and candidate.to_table(top_right) == (
+                    0,
+                    size - 1,
+                ):
+                    return candidate
+        raise ValueError(
+            f"calibration touches on grid cells {top_left!r} and {top_right!r}: not two "
+            "corners along one side; touch seat A's top-left word, then its top-right word"
+        )
+
+    def calibrated(self, table_cell: Cell) -> Orientation:
+        """A calibration touch as the grid reported it under this orientation
+        (table cell `table_cell`) -> the orientation that makes it (0, 0),
+        keeping the mirror."""
+        return Orientation.from_corner(self.to_grid(table_cell), mirror=self.mirror, size=self.size)
+
+    def __str__(self) -> str:
+        return f"{self.turns * 90}" + (" mirrored" if self.mirror else "")
+
+    @classmethod
+    def parse(cls, text: str) -> Orientation:
+        """The inverse of `str`: '0', '90', '180', '270', each optionally followed
+        by 'mirrored' (the form stored in the state dir and shown in the menu)."""
+        words = text.split()
+        if words and words[0] in ("0", "90", "180", "270") and words[1:] in ([], ["mirrored"]):
+            return cls(int(words[0]) // 90, len(words) == 2)
+        raise ValueError(f"orientation {text[:40]!r}: expected 0, 90, 180 or 270 [mirrored]")

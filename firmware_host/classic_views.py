@@ -1,0 +1,203 @@
+"""The classic secrecy boundary: a classic game state -> what each screen may show.
+
+Classic Codenames has one key card and two roles at the table (rules/NOTES.md
+"Classic Codenames"): the spymasters see the key, the operatives only what the
+table knows. `spymasters(state)` and `operatives(state)` are the only code that
+looks at a classic state on behalf of a screen.
+
+The operatives' view is built from the public record alone, `public_record`:
+
+- the tiles on the table: the covered cells and, for those only, their colour
+  (a touched word gets the tile of its colour, for everyone to see);
+- the team that started (it gave the first clue), the phase, the team on turn,
+  the guesses the clue still allows, the winner and how;
+- what the last input did, or why it was refused, except a refusal that tells
+  something of the key: a penalty cover on a word that is not the covering
+  team's agent (`penalty_not_their_word`) is the spymasters' business, so the
+  operatives keep seeing the last public input before it;
+- the stand's own state, passed in by the caller: a pending penalty (the table
+  called the clue invalid), the turn timer, a fault.
+
+The spymasters' view adds the key, in table order, and shows every refusal.
+"""
+
+from __future__ import annotations
+
+from .layouts import (
+    ClassicLast,
+    ClassicLastKind,
+    ClassicPublic,
+    ClassicStage,
+    Colour,
+    OperativesView,
+    SpymastersView,
+    Team,
+    Win,
+)
+from .rules.classic import Classic, Outcome, Phase, Reason, Rejection, RejectReason, Result
+from .rules.classic_card import ClassicKey
+from .rules.classic_card import Team as RulesTeam
+from .rules.classic_events import Penalty, Touch
+
+_TEAM = {RulesTeam.RED: Team.RED, RulesTeam.BLUE: Team.BLUE}
+_COLOUR = {
+    ClassicKey.RED: Colour.RED,
+    ClassicKey.BLUE: Colour.BLUE,
+    ClassicKey.BYSTANDER: Colour.BYSTANDER,
+    ClassicKey.ASSASSIN: Colour.ASSASSIN,
+}
+_STAGE = {
+    Phase.AWAITING_CLUE: ClassicStage.AWAITING_CLUE,
+    Phase.GUESSING: ClassicStage.GUESSING,
+    Phase.OVER: ClassicStage.OVER,
+}
+_WIN = {Reason.ALL_FOUND: Win.ALL_FOUND, Reason.ASSASSIN: Win.ASSASSIN}
+_LAST = {
+    Result.CLUE: ClassicLastKind.CLUE,
+    Result.OWN_AGENT: ClassicLastKind.AGENT,
+    Result.OTHER_AGENT: ClassicLastKind.AGENT,
+    Result.BYSTANDER: ClassicLastKind.BYSTANDER,
+    Result.ASSASSIN: ClassicLastKind.ASSASSIN,
+    Result.PASS: ClassicLastKind.PASS,
+    Result.PENALTY: ClassicLastKind.PENALTY,
+    Result.UNDO: ClassicLastKind.UNDO,
+}
+# Refusals whose reason depends on the key: shown to the spymasters only.
+SECRET_REFUSALS = frozenset({RejectReason.PENALTY_NOT_THEIR_WORD})
+
+
+def _team(team: RulesTeam | None) -> Team | None:
+    return None if team is None else _TEAM[team]
+
+
+def key_colours(state: Classic) -> tuple[Colour, ...]:
+    """The whole key card in table order: for the spymasters only."""
+    return tuple(_COLOUR[k] for k in state.card.keys)
+
+
+def revealed(state: Classic) -> tuple[Colour | None, ...]:
+    """The tile on each table cell: its colour where a word is covered, else None.
+    Reads the card at covered cells only (their colour lies on the table)."""
+    return tuple(_COLOUR[state.card.key(i)] if i in state.covered else None for i in range(25))
+
+
+def last_input(last: Outcome | Rejection | None) -> ClassicLast | None:
+    """The last input as the screens tell it: what was touched and what it turned out
+    to be, or the refusal's code."""
+    if last is None:
+        return None
+    if isinstance(last, Rejection):
+        event = last.event
+        cell = event.cell if isinstance(event, Touch | Penalty) else None
+        return ClassicLast(ClassicLastKind.REJECTED, cell=cell, reject=last.reason.value)
+    return ClassicLast(
+        _LAST[last.result],
+        team=_team(last.team),
+        cell=last.cell,
+        colour=None if last.key is None else _COLOUR[last.key],
+        turn_over=last.turn_over,
+    )
+
+
+def public_last(state: Classic) -> Outcome | Rejection | None:
+    """The last input the whole table may be told of: `state.last`, or, after a
+    refusal that tells something of the key, the last one before it.
+
+    A refused event changes nothing but `last`, so the state before it is the same
+    game; it is rebuilt from the card and the log without that event (pure and
+    deterministic, as any replay)."""
+    last = state.last
+    while isinstance(last, Rejection) and last.reason in SECRET_REFUSALS:
+        state = Classic.replay(state.card, state.log[:-1])
+        last = state.last
+    return last
+
+
+def _public(
+    state: Classic,
+    last: Outcome | Rejection | None,
+    *,
+    penalty_pending: bool,
+    timer: int | None,
+    cannot_save: bool,
+    input_lost: bool,
+) -> ClassicPublic:
+    over = state.phase is Phase.OVER
+    return ClassicPublic(
+        starting=_TEAM[state.card.starting],
+        stage=_STAGE[state.phase],
+        team=_team(state.turn),
+        revealed=revealed(state),
+        guesses_left=state.guesses_left,
+        winner=_team(state.winner),
+        win=_WIN[state.reason] if state.reason else None,
+        penalty=penalty_pending and not over,
+        timer=None if over else timer,
+        last=last_input(last),
+        cannot_save=cannot_save,
+        input_lost=input_lost,
+    )
+
+
+def public_record(
+    state: Classic,
+    *,
+    penalty_pending: bool = False,
+    timer: int | None = None,
+    cannot_save: bool = False,
+    input_lost: bool = False,
+) -> ClassicPublic:
+    """What everyone at the table may know of `state`, with the stand's own state:
+    `penalty_pending` (the table called the clue invalid and the other team's
+    spymaster is choosing a word to cover), `timer` (seconds left on the turn,
+    None without a timer), `cannot_save` and `input_lost` (faults). A finished
+    game has neither a pending penalty nor a timer."""
+    return _public(
+        state,
+        public_last(state),
+        penalty_pending=penalty_pending,
+        timer=timer,
+        cannot_save=cannot_save,
+        input_lost=input_lost,
+    )
+
+
+def operatives(
+    state: Classic,
+    *,
+    penalty_pending: bool = False,
+    timer: int | None = None,
+    cannot_save: bool = False,
+    input_lost: bool = False,
+) -> OperativesView:
+    """The operatives' screen: the public record and nothing else."""
+    return OperativesView(
+        public_record(
+            state,
+            penalty_pending=penalty_pending,
+            timer=timer,
+            cannot_save=cannot_save,
+            input_lost=input_lost,
+        )
+    )
+
+
+def spymasters(
+    state: Classic,
+    *,
+    penalty_pending: bool = False,
+    timer: int | None = None,
+    cannot_save: bool = False,
+    input_lost: bool = False,
+) -> SpymastersView:
+    """The spymasters' screen: the key card, the public record, and every refusal
+    (a penalty on a word that is not the covering team's is told here only)."""
+    public = _public(
+        state,
+        state.last,
+        penalty_pending=penalty_pending,
+        timer=timer,
+        cannot_save=cannot_save,
+        input_lost=input_lost,
+    )
+    return SpymastersView(key_colours(state), public)

@@ -1,0 +1,142 @@
+"""Settings files declared once: a frozen dataclass per TOML table, each key a
+field whose type, default and allowed values say everything about it.
+
+    @dataclass(frozen=True)
+    class Stand:
+        max_partials: int = setting(10, between=(0, 1000), doc="partials between clears")
+
+`build(Stand, table, "stand")` checks a parsed TOML table against it: an unknown
+key, a wrong type or a value out of range raises `SchemaError` naming the key
+(`stand.max_partials`), the value and what is allowed. Types understood: str,
+int, float (an int is taken), bool, tuple[str, ...] (a TOML array of strings).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+Choices = Sequence[Any] | Callable[[], Sequence[Any]]
+Check = Callable[[Any], str | None]
+
+
+class SchemaError(ValueError):
+    """A value in a settings table that the declaration does not allow."""
+
+    def __init__(self, key: str, detail: str) -> None:
+        self.key, self.detail = key, detail
+        super().__init__(f"{key}: {detail}")
+
+
+def setting(
+    default: Any,
+    *,
+    between: tuple[float, float] | None = None,
+    unit: str = "",
+    choices: Choices | None = None,
+    check: Check | None = None,
+    doc: str = "",
+) -> Any:
+    """A field of a settings table: its default and what values it allows."""
+    meta = {"between": between, "unit": unit, "choices": choices, "check": check, "doc": doc}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def or_list(options: Sequence[Any]) -> str:
+    """'a or b', '0, 90, 180 or 270', 'one of de, en, ru' (strings, three or more)."""
+    words = [str(o) for o in options]
+    if len(words) <= 2:
+        return " or ".join(words)
+    if all(isinstance(o, str) for o in options):
+        return "one of " + ", ".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _type_name(hint: Any) -> str:
+    if hint is float:
+        return "int or float"
+    if typing.get_origin(hint) is tuple:
+        return "a list of strings"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _typed(key: str, value: Any, hint: Any) -> Any:
+    bad = SchemaError(key, f"{value!r} is not {_type_name(hint)}")
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise bad
+        return value
+    if isinstance(value, bool):
+        raise bad
+    if hint is float:
+        if not isinstance(value, int | float):
+            raise bad
+        return float(value)
+    if hint is int or hint is str:
+        if not isinstance(value, hint):
+            raise bad
+        return value
+    if typing.get_origin(hint) is tuple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad
+        return tuple(value)
+    raise TypeError(f"{key}: the schema cannot read a {hint!r} field")
+
+
+def _allowed(key: str, value: Any, meta: Any) -> None:
+    between = meta.get("between")
+    if between is not None:
+        lo, hi = between
+        if not (isinstance(value, int | float) and math.isfinite(value) and lo <= value <= hi):
+            unit = f" {meta['unit']}" if meta.get("unit") else ""
+            raise SchemaError(key, f"{value!r}: expected {lo:g}..{hi:g}{unit}")
+    choices = meta.get("choices")
+    if choices is not None:
+        options = choices() if callable(choices) else choices
+        for item in value if isinstance(value, tuple) else (value,):
+            if item not in options:
+                raise SchemaError(key, f"{item!r}: expected {or_list(options)}")
+    check = meta.get("check")
+    if check is not None and (problem := check(value)):
+        raise SchemaError(key, problem)
+
+
+def keys(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+def values(cls: type[T], table: Any, where: str) -> dict[str, Any]:
+    """The table's values, typed and checked (only the keys it has)."""
+    if not isinstance(table, dict):
+        raise SchemaError(where, "expected a table")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+    out = {}
+    for key, value in table.items():
+        if key not in fields:
+            raise SchemaError(f"{where}.{key}", f"unknown key (expected {or_list(keys(cls))})")
+        hint = hints[key]
+        if isinstance(hint, types.UnionType):
+            raise TypeError(f"{where}.{key}: optional keys are not supported")
+        typed = _typed(f"{where}.{key}", value, hint)
+        _allowed(f"{where}.{key}", typed, fields[key].metadata)
+        out[key] = typed
+    return out
+
+
+def build(cls: type[T], table: Any, where: str) -> T:
+    """An instance of `cls` from a TOML table: defaults for the keys it lacks."""
+    return cls(**values(cls, table, where))
+
+
+def defaults_checked(cls: type) -> None:
+    """Raise if a declared default breaks its own declaration (a test calls it)."""
+    for f in dataclasses.fields(cls):
+        if f.init and f.default is not dataclasses.MISSING:
+            _allowed(f"{cls.__name__}.{f.name}", f.default, f.metadata)

@@ -1,0 +1,452 @@
+"""The classic Codenames screens: the spymasters' key and the operatives' board.
+
+Both screens share one layout, the Duet play screen's: the grid on the left
+(landscape) or on top (portrait), a column of words beside it. Top down:
+
+- the headline, in a bar: whose turn and what now ("Red's clue", "Red
+  guesses", "Blue covers a word", "Red wins!"); inverted, white on black, when the
+  people facing this screen must act (the spymasters give a clue or cover a
+  word; the operatives guess);
+- one line under it: the guesses the clue still allows (or that there is no
+  limit), the team that started, "Invalid clue" while a penalty is pending, or
+  how the game was won;
+- a row of counters: each team's symbol (red a disc, blue a diamond, as on
+  the grid) and its agents left, the counter of the team the headline names
+  inverted (which ties the symbol to the name); and the turn timer (an
+  hourglass and m:ss, inverted in the last seconds), in the same row where it
+  fits, else in a row of its own;
+- one message box: a fault that stops input, else a refusal (framed), else
+  "time is up", else what the last input did.
+
+Orientation: the spymasters read the grid in table order, row 0 (the row
+farthest from them) at the top, as the card text and `touch R C` name cells.
+The operatives sit across the table, so their grid is turned half a turn
+(table (r, c) at (4 - r, 4 - c)): each word's square on their screen lies where
+the word lies on the table in front of them. `geometry.screen_cell` does the
+turn, as for Duet's seat B.
+
+The timer is drawn coarsely, so the panel refreshes seldom: `timer_shown` says
+what a number of seconds left is drawn as, `next_change` when that changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import i18n
+from .classic_cells import ClassicLook, draw_classic_cell, draw_hourglass, draw_symbol
+from .classic_view import (
+    ClassicLastKind,
+    ClassicPublic,
+    ClassicStage,
+    Colour,
+    OperativesView,
+    SpymastersView,
+    Team,
+    Win,
+)
+from .geometry import Box, grid_boxes, grid_side, inclusive
+from .panels import PanelSpec
+from .play import FRAME, INSET, PAD, digits
+from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
+from .view import SeatId
+
+ClassicView = SpymastersView | OperativesView
+
+# The timer, coarsely: half minutes above a minute, ten seconds in the last
+# minute, then each of the last seconds. Shown values are rounded up, so the
+# screen never shows less time than is left.
+COARSE = 30
+FINE = 10
+LAST_SECONDS = 5
+WIDEST_TIME = "8:88"  # the digits of the font are all one width; 8 inks the most
+
+SYMBOL_GAP = 3  # between a symbol and its number
+ROW_GAP = 4  # between the boxes of the counters' row
+
+
+def timer_shown(seconds: int) -> int:
+    """The seconds a timer with `seconds` left is drawn as."""
+    if seconds < 0:
+        raise ValueError(f"timer {seconds}: seconds left, 0 or more")
+    if seconds <= LAST_SECONDS:
+        return seconds
+    step = FINE if seconds <= 60 else COARSE
+    return -(-seconds // step) * step
+
+
+def next_change(seconds: int) -> int | None:
+    """The seconds left at which the drawn timer next changes (None: it shows 0:00):
+    a host need not redraw the screens for the timer before then."""
+    shown = timer_shown(seconds)
+    for s in range(seconds - 1, -1, -1):
+        if timer_shown(s) != shown:
+            return s
+    return None
+
+
+def timer_text(seconds: int) -> str:
+    shown = timer_shown(seconds)
+    return f"{shown // 60}:{shown % 60:02d}"
+
+
+# ----- where things go ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One box of the counters' row: its frame, its sign (a team's symbol or the
+    hourglass) and its text (a number or the time), centred together."""
+
+    box: Box
+    sign: Box  # x0, y0, x1, y1 (exclusive), centred on the digits' ink
+    text: TextBox
+
+
+def sign_size(kind: str, ink: int) -> tuple[int, int]:
+    """The (width, height) of a sign beside digits `ink` pixels tall: a team's symbol
+    a little smaller than the digits, the hourglass their height, odd widths (the
+    points and the waist on a centre column)."""
+    if kind == "timer":
+        return (ink * 2 // 3) | 1, ink
+    side = (ink * 4 // 5) | 1
+    return side, side
+
+
+def _tally(x: int, y: int, w: int, h: int, kind: str, text: str, size: int) -> Tally:
+    """A box `w` x `h` at (x, y) with a sign and `text` (its widest form) at `size`."""
+    top, bottom = digits(size)
+    ink = bottom - top
+    sw_, sh_ = sign_size(kind, ink)
+    text_w = width(text, size)
+    left = x + (w - (sw_ + SYMBOL_GAP + text_w)) // 2
+    ink_y = y + (h - ink) // 2
+    sign_y = ink_y + (ink - sh_) // 2
+    box = TextBox(left + sw_ + SYMBOL_GAP, ink_y - top, text_w, size)
+    return Tally((x, y, x + w, y + h), (left, sign_y, left + sw_, sign_y + sh_), box)
+
+
+def tally_width(kind: str, text: str, size: int) -> int:
+    """The narrowest box that holds a sign and `text` at `size`, with its margins."""
+    top, bottom = digits(size)
+    inner = _inner(bottom - top)
+    return 2 * inner + sign_size(kind, bottom - top)[0] + SYMBOL_GAP + width(text, size)
+
+
+def _inner(ink: int) -> int:
+    """The white around a counter's contents, inside its frame."""
+    return max(PAD + 1, ink // 5)
+
+
+@dataclass(frozen=True)
+class ClassicLayout:
+    grid_x: int
+    grid_y: int
+    cell: int
+    headline: TextBox
+    sub: TextBox
+    teams: tuple[Tally, Tally]  # red, blue
+    timer: Tally | None
+    message: TextBox  # the last input, framed when refused, or a note
+    status: Box
+
+    @property
+    def bar(self) -> Box:
+        h = self.headline
+        return (h.x - PAD, h.y - PAD, h.x + h.w + PAD, h.y + h.h + PAD)
+
+    @property
+    def frame(self) -> Box:
+        """The frame around the message, drawn when it is a refusal."""
+        t = self.message
+        return (t.x - INSET, t.y - INSET, t.x + t.w + INSET, t.y + t.h + INSET)
+
+    def slots(self) -> dict[str, list[TextBox]]:
+        """The text boxes by strings table (every table of classic words is drawn in
+        exactly the box of its name; a refusal in the last input's box)."""
+        return {
+            "classic_headline": [self.headline],
+            "classic_sub": [self.sub],
+            "classic_last": [self.message],
+            "classic_reject": [self.message],
+            "classic_note": [self.message],
+        }
+
+    def blocks(self) -> list[Box]:
+        """The boxes the column is made of (none may overlap)."""
+        return [
+            self.bar,
+            self.sub.box,
+            *(t.box for t in self.teams),
+            *([self.timer.box] if self.timer else []),
+            self.frame,
+        ]
+
+
+def layout(panel: PanelSpec, timed: bool = False) -> ClassicLayout:
+    """Where everything of a classic screen goes on `panel`; `timed`: with the turn
+    timer (the same for both screens and every view of one game)."""
+    w, h = panel.size
+    st = panel.style
+    m = st.margin
+    if panel.landscape:
+        cell = (min(st.grid, h - 2 * m) - 3) // 5  # 3: the outer lines
+        side = grid_side(cell)
+        gx, gy = m + 1, (h - side) // 2
+        status = (gx + side + 1 + st.gap, m, w - m, h - m)
+    else:
+        cell = (min(st.grid, w - 2 * m) - 3) // 5
+        side = grid_side(cell)
+        gx, gy = (w - side) // 2, m + 1
+        status = (m, gy + side + 1 + st.gap, w - m, h - m)
+    sx, sy, sx1, sy1 = status
+    sw = sx1 - sx
+    top, bottom = digits(st.number)
+    row_h = bottom - top + 2 * _inner(bottom - top)
+    team_w = tally_width("team", "8", st.number)
+    # The timer shares the counters' row if it fits there at the counters' size or
+    # smaller (never below the body text's); else it takes a row of its own.
+    timer_size, timer_row = st.number, False
+    if timed:
+        for size in range(st.number, st.body - 1, -1):
+            if 2 * team_w + tally_width("timer", WIDEST_TIME, size) + 2 * ROW_GAP <= sw:
+                timer_size = size
+                break
+        else:
+            timer_row = True
+    stack = [
+        ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
+        ("sub", st.sub_lines * line_height(st.body)),
+        ("counters", row_h),
+    ]
+    if timer_row:
+        stack.append(("timer", row_h))
+    # One box for the last input and the notes, on every panel: notes are rare here
+    # (a fault, time up), and the narrow columns need the height.
+    stack.append(("message", st.note_lines * line_height(st.body) + 2 * INSET))
+    spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
+    gap = max(0, min(st.gap * 2, spare // (len(stack) - 1)))
+    y = sy
+    boxes: dict[str, TextBox] = {}
+    teams: tuple[Tally, Tally] | None = None
+    timer: Tally | None = None
+    for name, hgt in stack:
+        if name == "headline":
+            boxes[name] = TextBox(sx + PAD, y + PAD, sw - 2 * PAD, st.headline, st.headline_lines)
+        elif name == "sub":
+            boxes[name] = TextBox(sx, y, sw, st.body, st.sub_lines)
+        elif name == "counters":
+            tw = (sw - ROW_GAP) // 2
+            if timed and not timer_row:
+                timer_w = tally_width("timer", WIDEST_TIME, timer_size)
+                tw = (sw - timer_w - 2 * ROW_GAP) // 2
+                tx = sx + 2 * (tw + ROW_GAP)
+                timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size)
+            right = sx + tw + ROW_GAP
+            teams = (
+                _tally(sx, y, tw, hgt, "team", "8", st.number),
+                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", st.number),
+            )
+        elif name == "timer":
+            timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number)
+        else:  # the message: the last input (framed when refused) or a note
+            lines = st.note_lines
+            boxes["message"] = TextBox(sx + INSET, y + INSET, sw - 2 * INSET, st.body, lines)
+        y += hgt + gap
+    assert teams is not None
+    return ClassicLayout(
+        gx,
+        gy,
+        cell,
+        boxes["headline"],
+        boxes["sub"],
+        teams,
+        timer,
+        boxes["message"],
+        status,
+    )
+
+
+# ----- what the column says ------------------------------------------------------------
+
+
+def headline(public: ClassicPublic) -> tuple[str, Team]:
+    """The headline's key and the team it names."""
+    if public.winner is not None:
+        return f"wins_{public.winner.value}", public.winner
+    assert public.team is not None
+    if public.penalty:
+        return f"cover_{public.team.other.value}", public.team.other
+    if public.stage is ClassicStage.GUESSING:
+        return f"guess_{public.team.value}", public.team
+    return f"clue_{public.team.value}", public.team
+
+
+def acting(view: ClassicView) -> bool:
+    """Whether the people facing this screen must act now (the headline inverted)."""
+    p = view.public
+    if p.stage is ClassicStage.OVER:
+        return False
+    spymasters = isinstance(view, SpymastersView)
+    if p.penalty or p.stage is ClassicStage.AWAITING_CLUE:
+        return spymasters
+    return not spymasters
+
+
+def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
+    """The sub line's key, and the values for its placeholders."""
+    if public.winner is not None:
+        if public.win is Win.ASSASSIN:
+            return f"assassin_{public.winner.other.value}", {}
+        return "all_found", {}
+    if public.penalty:
+        return "invalid", {}
+    if public.stage is ClassicStage.GUESSING:
+        if public.guesses_left is None:
+            return "no_limit", {}
+        return "guesses_left", {"n": str(public.guesses_left)}
+    return f"started_{public.starting.value}", {}
+
+
+def last_key(public: ClassicPublic) -> tuple[str, str] | None:
+    """The (table, key) of the last input's line, if there is one to show."""
+    last = public.last
+    if last is None:
+        return None
+    if last.kind is ClassicLastKind.REJECTED:
+        assert last.reject is not None
+        return "classic_reject", last.reject
+    if last.kind is ClassicLastKind.AGENT:
+        assert last.colour is not None and last.colour.team is not None
+        team = last.colour.team.value
+        if public.stage is ClassicStage.OVER:
+            return "classic_last", f"{team}_found"
+        return "classic_last", f"{team}_{'over' if last.turn_over else 'on'}"
+    return "classic_last", last.kind.value
+
+
+def message_key(public: ClassicPublic) -> tuple[str, str] | None:
+    """What the one message box says: a fault that stops input first (a refusal must
+    not hide it), then a refusal, then "time is up", then the last input."""
+    note = note_key(public)
+    last = last_key(public)
+    if note in ("cannot_save", "input_lost"):
+        return "classic_note", note
+    if last is not None and last[0] == "classic_reject":
+        return last
+    if note is not None:
+        return "classic_note", note
+    return last
+
+
+def note_key(public: ClassicPublic) -> str | None:
+    if public.cannot_save:  # first: nothing the players do is taken until it is mended
+        return "cannot_save"
+    if public.input_lost:  # then: touches are not seen until the device is back
+        return "input_lost"
+    if public.timer == 0 and public.stage is not ClassicStage.OVER:
+        return "time_up"
+    return None
+
+
+# ----- drawing -------------------------------------------------------------------------
+
+
+def looks(view: ClassicView) -> dict[int, ClassicLook]:
+    """How each table cell looks: the key's colour on the spymasters' screen, the
+    tile's colour (or nothing) on the operatives'."""
+    p = view.public
+    framed = p.last.cell if p.last else None
+    colours: tuple[Colour | None, ...] = (
+        view.key if isinstance(view, SpymastersView) else p.revealed
+    )
+    return {
+        i: ClassicLook(colour, p.revealed[i] is not None, i == framed)
+        for i, colour in enumerate(colours)
+    }
+
+
+def facing(view: ClassicView) -> SeatId:
+    """The chair the grid is turned for: the spymasters read the table as the card
+    text names it (Duet's seat A); the operatives sit opposite (seat B)."""
+    return SeatId.A if isinstance(view, SpymastersView) else SeatId.B
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
+def _draw_grid(
+    d: ImageDraw.ImageDraw, seat: SeatId, x: int, y: int, cell: int, cells: dict[int, ClassicLook]
+) -> dict[int, Box]:
+    side = grid_side(cell)
+    for k in range(6):
+        d.line((x + k * cell, y, x + k * cell, y + side - 1), fill=BLACK)
+        d.line((x, y + k * cell, x + side - 1, y + k * cell), fill=BLACK)
+    d.rectangle((x - 1, y - 1, x + side, y + side), outline=BLACK)
+    boxes = grid_boxes(seat, x, y, cell)
+    for i, box in boxes.items():
+        draw_classic_cell(d, box, cells[i])
+    return boxes
+
+
+def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> dict[int, Box]:
+    p = view.public
+    lay = layout(panel, timed=p.timer is not None)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    boxes = _draw_grid(d, facing(view), lay.grid_x, lay.grid_y, lay.cell, looks(view))
+    s = i18n.strings(lang)
+    head, team = headline(p)
+    act = acting(view)
+    ink = WHITE if act else BLACK
+    if act:
+        d.rectangle(inclusive(lay.bar), fill=BLACK)
+    draw_text(d, s["classic_headline"][head], lay.headline, fill=ink, middle=True)
+    key, values = sub(p)
+    draw_text(d, _fill(s["classic_sub"][key], values), lay.sub)
+    for tally, t in zip(lay.teams, (Team.RED, Team.BLUE), strict=True):
+        # The team the headline names is inverted: it ties the symbol to the name.
+        named = t is team
+        fill = WHITE if named else BLACK
+        d.rectangle(inclusive(tally.box), outline=BLACK, fill=BLACK if named else WHITE)
+        x0, y0, x1, _ = tally.sign
+        draw_symbol(d, t, x0, y0, x1 - x0, fill=fill)
+        draw_text(d, str(p.agents_left(t)), tally.text, fill=fill, center=True)
+    if lay.timer is not None and p.timer is not None:
+        # The last seconds inverted: time is short.
+        urgent = timer_shown(p.timer) <= LAST_SECONDS
+        fill = WHITE if urgent else BLACK
+        d.rectangle(inclusive(lay.timer.box), outline=BLACK, fill=BLACK if urgent else WHITE)
+        x0, y0, x1, y1 = lay.timer.sign
+        draw_hourglass(d, x0, y0, x1 - x0, y1 - y0, fill)
+        draw_text(d, timer_text(p.timer), lay.timer.text, fill=fill, center=True)
+    message = message_key(p)
+    if message:
+        table, name = message
+        if table == "classic_reject":
+            d.rectangle(inclusive(lay.frame), outline=BLACK, width=FRAME)
+        # A code a newer rules module added and no strings file has yet: shown as is.
+        draw_text(d, s[table].get(name, name), lay.message, middle=True)
+    return boxes
+
+
+def render_with_boxes(
+    view: ClassicView, spec: PanelSpec, lang: str = i18n.DEFAULT
+) -> tuple[Image.Image, dict[int, Box]]:
+    """The screen, upright as its readers see it, and each table cell's box in it."""
+    if lang not in i18n.languages():
+        raise ValueError(f"language {lang!r}: expected one of {', '.join(i18n.languages())}")
+    if not isinstance(view, SpymastersView | OperativesView):
+        raise TypeError(f"not a classic view: {type(view).__name__}")
+    image = Image.new("1", spec.size, WHITE)
+    return image, draw(image, view, spec, lang)
+
+
+def render(view: ClassicView, spec: PanelSpec, lang: str = i18n.DEFAULT) -> Image.Image:
+    """A classic screen: a 1-bit image of the panel's upright size."""
+    return render_with_boxes(view, spec, lang)[0]

@@ -1,0 +1,213 @@
+"""What the two classic Codenames screens may show, as plain values.
+
+Classic is played by two teams, red and blue; both spymasters sit on one side
+of the table and all operatives opposite (rules/NOTES.md "Classic Codenames").
+The stand's two screens take those two roles:
+
+- `SpymastersView`: the key card (every word's colour, in table order as the
+  spymasters see the grid) and the public record;
+- `OperativesView`: the public record only. It has no field that could hold the
+  key: the type itself is the layouts' half of the secrecy boundary.
+
+`ClassicPublic` is the public record: what everyone at the table watched happen
+(the tiles on the words and their colours, whose turn it is, the guesses the
+clue still allows, what the last input did, who won and how) and the stand's
+own state (a pending penalty, the turn timer, a fault). `keystand.classic_views`
+builds these from the game state; the layouts never see the state or the card.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+
+CELLS = 25
+STARTING_AGENTS = 9  # the starting team's agents; the other team has one fewer
+BYSTANDERS = 7
+ASSASSINS = 1
+TIMER_MAX = 540  # seconds: the longest turn timer the screens draw (9:00 fits every panel)
+
+
+class Team(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+    @property
+    def other(self) -> Team:
+        return Team.BLUE if self is Team.RED else Team.RED
+
+    @property
+    def colour(self) -> Colour:
+        """The key-card colour of this team's agents."""
+        return Colour.RED if self is Team.RED else Colour.BLUE
+
+
+class Colour(enum.Enum):
+    """What the key card says about one word (the letters of the card text)."""
+
+    RED = "R"
+    BLUE = "U"
+    BYSTANDER = "."
+    ASSASSIN = "X"
+
+    @property
+    def team(self) -> Team | None:
+        """The team whose agent this is; None for a bystander or the assassin."""
+        return {Colour.RED: Team.RED, Colour.BLUE: Team.BLUE}.get(self)
+
+
+class ClassicStage(enum.Enum):
+    AWAITING_CLUE = "awaiting_clue"
+    GUESSING = "guessing"
+    OVER = "over"
+
+
+class Win(enum.Enum):
+    """How the game was won."""
+
+    ALL_FOUND = "all_found"  # the winner's last agent was covered, by either team
+    ASSASSIN = "assassin"  # the other team touched the assassin
+
+
+class ClassicLastKind(enum.Enum):
+    """What the last input did (public: everyone at the table saw it happen)."""
+
+    CLUE = "clue"
+    AGENT = "agent"  # a red or blue agent was touched; `colour` says which
+    BYSTANDER = "bystander"
+    ASSASSIN = "assassin"
+    PASS = "pass"
+    PENALTY = "penalty"  # an invalid clue: the other team covered one of its words
+    UNDO = "undo"
+    TIME_UP = "time_up"  # the turn timer ran out and ended the turn
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class ClassicLast:
+    """The last input: its kind, the team on turn when it came, the word it covered
+    (and that word's colour, now on the table for everyone), whether it ended the
+    turn; `reject` is the rules' code (a RejectReason's value) when it was refused."""
+
+    kind: ClassicLastKind
+    team: Team | None = None
+    cell: int | None = None
+    colour: Colour | None = None
+    turn_over: bool = False
+    reject: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.cell is not None and not 0 <= self.cell < CELLS:
+            raise ValueError(f"last input: cell {self.cell} is off the grid (0..24)")
+        if (self.kind is ClassicLastKind.REJECTED) != (self.reject is not None):
+            raise ValueError(
+                f"last input {self.kind.value}: a rejection, and only a rejection, "
+                "has a reject code"
+            )
+        if self.kind is ClassicLastKind.AGENT and (self.colour is None or self.colour.team is None):
+            raise ValueError(f"last input agent: colour {self.colour!r} is not a team's colour")
+
+
+def _counts_fit(colours: list[Colour], starting: Team, where: str) -> None:
+    """Refuse more words of a colour than a classic key card has."""
+    most = {
+        starting.colour: STARTING_AGENTS,
+        starting.other.colour: STARTING_AGENTS - 1,
+        Colour.BYSTANDER: BYSTANDERS,
+        Colour.ASSASSIN: ASSASSINS,
+    }
+    for colour, n in Counter(colours).items():
+        if n > most[colour]:
+            raise ValueError(
+                f"{where}: {n} words of {colour.name.lower()}, a card with {starting.value} "
+                f"starting has {most[colour]}"
+            )
+
+
+@dataclass(frozen=True)
+class ClassicPublic:
+    """The public record of a classic game, and the stand's own state.
+
+    `revealed[i]` is the colour of the tile on table cell i (index 5 * row + col,
+    row 0 farthest from the spymasters), None while the word is uncovered.
+    `starting` is the team that gave the first clue (the card's border shows it).
+    `team` is the team on turn (None once the game is over). `guesses_left` counts
+    what the current clue still allows (None: no limit, or no clue yet).
+    `penalty`: the group called the clue invalid and the other team's spymaster
+    must now pick one of their words to cover. `timer`: seconds left on the turn
+    timer (None: no timer). `winner` and `win` are set exactly when it is over.
+    """
+
+    starting: Team
+    stage: ClassicStage
+    team: Team | None
+    revealed: tuple[Colour | None, ...] = (None,) * CELLS
+    guesses_left: int | None = None
+    winner: Team | None = None
+    win: Win | None = None
+    penalty: bool = False
+    timer: int | None = None
+    last: ClassicLast | None = None
+    cannot_save: bool = False  # the stand could not save the last input, so did not take it
+    input_lost: bool = False  # an input device stopped answering
+
+    def __post_init__(self) -> None:
+        if len(self.revealed) != CELLS:
+            raise ValueError(f"revealed has {len(self.revealed)} cells, expected 25")
+        _counts_fit([c for c in self.revealed if c is not None], self.starting, "revealed")
+        over = self.stage is ClassicStage.OVER
+        if over != (self.winner is not None) or over != (self.win is not None):
+            raise ValueError(
+                f"stage {self.stage.value}: a winner and how they won, "
+                "when and only when it is over"
+            )
+        if over != (self.team is None):
+            raise ValueError(f"stage {self.stage.value}: a team on turn, unless it is over")
+        if self.guesses_left is not None and (
+            self.stage is not ClassicStage.GUESSING or self.guesses_left < 0
+        ):
+            raise ValueError(
+                f"guesses left {self.guesses_left}: a count of 0 or more, while guessing only"
+            )
+        if self.penalty and self.stage is not ClassicStage.GUESSING:
+            raise ValueError(f"penalty pending at stage {self.stage.value}: it follows a clue")
+        if self.timer is not None and not 0 <= self.timer <= TIMER_MAX:
+            raise ValueError(f"timer {self.timer}: seconds left, 0..{TIMER_MAX}")
+
+    @property
+    def covered(self) -> frozenset[int]:
+        """The cells with a tile on them."""
+        return frozenset(i for i, c in enumerate(self.revealed) if c is not None)
+
+    def agents_total(self, team: Team) -> int:
+        return STARTING_AGENTS if team is self.starting else STARTING_AGENTS - 1
+
+    def agents_left(self, team: Team) -> int:
+        """`team`'s agents not yet covered: counted from the tiles, as at the table."""
+        return self.agents_total(team) - sum(1 for c in self.revealed if c is team.colour)
+
+
+@dataclass(frozen=True)
+class SpymastersView:
+    """The spymasters' screen: the key card in table order, and the public record."""
+
+    key: tuple[Colour, ...]
+    public: ClassicPublic
+
+    def __post_init__(self) -> None:
+        if len(self.key) != CELLS:
+            raise ValueError(f"key has {len(self.key)} cells, expected 25")
+        _counts_fit(list(self.key), self.public.starting, "key")
+        wrong = [
+            i for i, c in enumerate(self.public.revealed) if c is not None and c is not self.key[i]
+        ]
+        if wrong:
+            raise ValueError(f"cells {wrong}: the tile's colour is not the key's")
+
+
+@dataclass(frozen=True)
+class OperativesView:
+    """The operatives' screen: the public record and nothing else."""
+
+    public: ClassicPublic

@@ -1,0 +1,138 @@
+"""`keystand run --emulate DIR`: a Pi profile's real drivers (the unmodified
+Waveshare code through our HAL) over emulated controllers and MockFactory pins.
+A scripted game ends where `keystand play` says, and every frame decodes, from
+the transfer log on disk, to the image the stand handed the panel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from keystand.drivers.display.emulator import replay
+
+CODE = "5VHK-ZHXC-WE7S"
+GAME = "clue A\ntouch 0 0\nwait 50\ntouch 1 1\nwait 50\npass B\nclue B\ntouch 4 4\nundo\n"
+# Two 2.7" V2 panels: A as the HAT has it, B on CE1 and other pins, mixed mountings.
+PROFILE = """
+[stand]
+driver = "waveshare"
+[panels]
+model = "epd2in7_V2"
+rotation = 90
+[panels.B]
+model = "epd2in9_V2"
+rotation = 270
+spi_device = 1
+rst = 16
+dc = 20
+busy = 21
+pwr = -1
+[input]
+kinds = []
+"""
+
+
+def keystand(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "keystand", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+@pytest.fixture
+def pi_profile(tmp_path: Path) -> Path:
+    path = tmp_path / "pi.toml"
+    path.write_text(PROFILE)
+    return path
+
+
+def emulate(tmp_path: Path, profile: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    script = tmp_path / "game.txt"
+    script.write_text(GAME)
+    return keystand(
+        "run",
+        "--profile",
+        profile,
+        "--emulate",
+        tmp_path / "out",
+        "--script",
+        script,
+        "--card-code",
+        CODE,
+        "--speed",
+        "0.01",
+        "--state-dir",
+        tmp_path / "state",
+        *extra,
+    )
+
+
+def test_a_scripted_game_through_the_real_drivers_ends_where_play_says(
+    tmp_path: Path, pi_profile: Path
+) -> None:
+    done = emulate(tmp_path, pi_profile)
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(keystand("state", "--state-dir", tmp_path / "state", "--json").stdout)
+    script = tmp_path / "game.txt"
+    script.write_text(GAME.replace("wait 50\n", ""))
+    played = json.loads(keystand("play", "--card-code", CODE, "--script", script, "--json").stdout)
+    assert ran == {**played, "rejected": []}
+
+    out = tmp_path / "out"
+    for seat, model, rotation in (("A", "epd2in7_V2", 90), ("B", "epd2in9_V2", 270)):
+        pngs = sorted(out.glob(f"{seat}-[0-9][0-9][0-9][0-9].png"))
+        assert pngs and pngs[0].name == f"{seat}-0001.png"
+        lines = (out / f"{seat}.spi").read_text().splitlines()
+        assert all(line[:2] in ("C ", "D ") for line in lines)
+        assert all(line == line.lower() or line.startswith(("C ", "D ")) for line in lines)
+        decoded = replay(lines, model)
+        assert len(decoded) == len(pngs), seat  # one display update per frame handed over
+        for update, png in zip(decoded, pngs, strict=True):
+            with Image.open(png) as sent:
+                upright = update.image.rotate(rotation, expand=True)
+                assert upright.tobytes() == sent.convert("1").tobytes(), f"{png.name}"
+        assert (
+            f"seat {seat}: {len(pngs)} frames; the controller shows {pngs[-1].name} pixel for "
+            "pixel" in done.stderr
+        )
+
+
+def test_a_stuck_panel_is_one_seats_fault_not_the_stands(tmp_path: Path, pi_profile: Path) -> None:
+    """BUSY stuck on A from its second refresh: the error is reported, the game
+    goes on (every event taken), B keeps refreshing."""
+    done = emulate(tmp_path, pi_profile, "--emulate-fault", "A:busy-stuck")
+    assert done.returncode == 0, done.stderr
+    assert "panel A" in done.stderr and "BUSY" in done.stderr
+    ran = json.loads(keystand("state", "--state-dir", tmp_path / "state", "--json").stdout)
+    assert ran["clue_giver"] is not None or ran["covered"] or ran["misses"]["B"]
+    b_frames = sorted((tmp_path / "out").glob("B-[0-9]*.png"))
+    assert len(b_frames) >= 3
+    assert "seat B:" in done.stderr and "pixel for pixel" in done.stderr.split("seat B:")[1]
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--profile", "desktop", "--emulate", "{out}"], "simulated panels (try --profile"),
+        (["--emulate", "{out}", "--emulate-fault", "C:melted"], "--emulate-fault 'C:melted'"),
+        (["--emulate-fault", "A:busy-stuck"], "--emulate-fault needs --emulate DIR"),
+    ],
+)
+def test_emulate_mistakes_are_one_line(
+    tmp_path: Path, pi_profile: Path, args: list[str], says: str
+) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("clue A\n")
+    filled = [a.format(out=tmp_path / "out") for a in args]
+    if "--profile" not in filled:
+        filled = ["--profile", str(pi_profile), *filled]
+    done = keystand("run", *filled, "--script", script, "--state-dir", tmp_path / "st")
+    assert done.returncode == 2
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1

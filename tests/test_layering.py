@@ -1,0 +1,103 @@
+"""docs/design.md's import table, as `make test` enforces it: import-linter's contracts
+in pyproject.toml cover every module keystand has, and a forbidden import in a
+scratch copy of the checkout makes the check fail, naming the import."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())
+CONTRACTS = {c["id"]: c for c in CONFIG["tool"]["importlinter"]["contracts"]}
+LINT = [sys.executable, str(ROOT / "tools" / "lint_tree.py")]
+
+
+def keystand_modules() -> set[str]:
+    """Every module and package directly under `keystand`, wherever its folder is."""
+    names = {f"keystand.{p.stem}" for p in (ROOT / "firmware_host").glob("*.py")}
+    names |= {f"keystand.{p.parent.name}" for p in (ROOT / "firmware_host").glob("*/__init__.py")}
+    names |= {name for name in CONFIG["tool"]["setuptools"]["package-dir"] if name.count(".") == 1}
+    return names - {"keystand.__init__", "keystand.__main__"}
+
+
+@pytest.mark.parametrize(
+    ("contract", "may_import"),
+    [
+        ("rules", {"keystand.rules"}),
+        ("drivers", {"keystand.drivers"}),
+        ("layouts", {"keystand.layouts"}),
+    ],
+)
+def test_each_contract_forbids_every_other_module(contract: str, may_import: set[str]) -> None:
+    """A module added to keystand is forbidden to rules/, drivers/ and layouts/
+    until someone decides otherwise (this test names it)."""
+    forbidden = set(CONTRACTS[contract]["forbidden_modules"])
+    missing = keystand_modules() - may_import - forbidden
+    assert not missing, f"contract {contract!r} does not forbid {sorted(missing)}"
+
+
+def test_rules_may_not_import_pillow_or_hardware() -> None:
+    forbidden = set(CONTRACTS["rules"]["forbidden_modules"])
+    assert {"PIL", "gpiozero", "serial", "smbus2", "spidev", "waveshare_epd"} <= forbidden
+
+
+def scratch(tmp_path: Path) -> Path:
+    copy = tmp_path / "checkout"
+    copy.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", copy)
+    for folder in ("firmware_host", "drivers", "layouts", "hardware"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def lint_imports(checkout: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LINT, "imports", str(checkout)], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_a_forbidden_import_in_a_scratch_copy_fails_the_check(tmp_path: Path) -> None:
+    copy = scratch(tmp_path)
+    clean = lint_imports(copy)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+
+    card = copy / "firmware_host" / "rules" / "card.py"
+    card.write_text(card.read_text() + "\nfrom keystand.store import Store  # noqa\n")
+    text = copy / "layouts" / "text.py"
+    text.write_text(text.read_text() + "\nimport keystand.drivers  # noqa\n")
+    broken = lint_imports(copy)
+    out = broken.stdout + broken.stderr
+    assert broken.returncode != 0
+    assert "rules/ imports the standard library only BROKEN" in out
+    assert "keystand.rules.card -> keystand.store" in out
+    assert "layouts/ imports nothing of keystand proper, nor drivers/, nor hardware BROKEN" in out
+    assert "keystand.layouts.text -> keystand.drivers" in out
+    assert "drivers/ imports nothing of keystand proper, nor layouts/ KEPT" in out
+
+
+def test_an_import_cycle_in_a_scratch_copy_fails_the_check(tmp_path: Path) -> None:
+    """The CLI's old circle: a shared helper module reaching back into cli.py."""
+    copy = scratch(tmp_path)
+    summary = copy / "firmware_host" / "summary.py"
+    summary.write_text(summary.read_text() + "\nfrom keystand import cli  # noqa\n")
+    broken = lint_imports(copy)
+    out = broken.stdout + broken.stderr
+    assert broken.returncode != 0
+    assert "no import cycles among keystand's modules" in out
+    assert ".summary -> .cli" in out or ".cli -> .summary" in out
+
+
+def test_a_type_error_in_a_scratch_copy_fails_mypy(tmp_path: Path) -> None:
+    copy = scratch(tmp_path)
+    summary = copy / "firmware_host" / "summary.py"
+    summary.write_text(summary.read_text() + "\n\ndef broken() -> int:\n    return 'one'\n")
+    done = subprocess.run([*LINT, "types", str(copy)], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "firmware_host/summary.py:" in done.stdout
+    assert "Incompatible return value type" in done.stdout

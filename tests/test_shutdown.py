@@ -1,0 +1,188 @@
+"""Stopping never leaves the key on a panel: 200 stops at random moments during a
+flood of inputs with slow simulated panels (most through `Service.shutdown`, some
+by SIGTERM to `keystand run`). After every one, the last frame each panel shows
+is the neutral picture, nothing follows it, and the journal holds every event
+the stand accepted."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from keystand import screens
+from keystand.drivers.display import SimPanel, Timing
+from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.panel_worker import NEUTRAL
+from keystand.rules import Seat, generate
+from keystand.service import Phase, Service
+from keystand.stand import Stand
+from keystand.store import Store
+
+IN_PROCESS = int(os.environ.get("KEYSTAND_STOPS", "190"))
+BY_SIGNAL = 10
+SLOW = Timing(full=0.02, fast=0.02, partial=0.01)  # slow enough to be caught mid-refresh
+
+
+def flood(rng: random.Random) -> list[object]:
+    events: list[object] = []
+    for _ in range(400):
+        roll = rng.random()
+        if roll < 0.2:
+            events.append(Act("clue", rng.choice("AB")))
+        elif roll < 0.25:
+            events.append(Act("pass", rng.choice("AB")))
+        elif roll < 0.3:
+            events.append(Press(rng.choice("AB"), rng.choice(list(KeyName))))
+        else:
+            events.append(Touch(rng.randrange(5), rng.randrange(5)))
+    return events
+
+
+class Seen:
+    """Every frame each panel finished showing, with its tag, in order."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.frames: dict[Seat, list[object]] = {Seat.A: [], Seat.B: []}
+
+    def __call__(self, seat: Seat, image: object, refresh: object, tag: object) -> None:
+        with self.lock:
+            self.frames[seat].append(tag)
+
+
+def test_stops_at_random_moments_leave_the_neutral_picture_and_the_journal_whole(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(8)
+    for run in range(IN_PROCESS):
+        root = tmp_path / f"s{run}"
+        stand = Stand(Store(root), new_card=lambda r=run: generate(r))
+        stand.boot()
+        seen = Seen()
+        panels = {
+            Seat.A: SimPanel("epd2in13_V4", rotation=90, timing=SLOW),
+            Seat.B: SimPanel("epd2in7_V2", rotation=90, timing=SLOW),
+        }
+        service = Service(
+            stand,
+            panels,
+            render=screens.render,
+            blank=screens.blank,
+            describe=screens.public,
+            idle_sleep=3600,
+            tick=0.005,
+            on_shown=seen,
+        ).start()
+        events = flood(rng)
+
+        def feed(service: Service = service, events: list[object] = events) -> None:
+            for event in events:
+                service.submit(event)  # type: ignore[arg-type]
+                time.sleep(0.0002)
+
+        feeder = threading.Thread(target=feed)
+        feeder.start()
+        time.sleep(rng.uniform(0, 0.06))
+        assert service.shutdown(30), f"stop {run}: the loop did not finish"
+        feeder.join()
+
+        assert service.snapshot.phase is Phase.STOPPED
+        for seat, panel in panels.items():
+            blank = screens.blank(stand, seat, panel).convert("1")
+            assert panel.shown is not None
+            assert panel.shown.tobytes() == blank.tobytes(), f"stop {run}: seat {seat.value}"
+            assert seen.frames[seat][-1] == NEUTRAL, f"stop {run}: a frame after the neutral one"
+            assert seen.frames[seat].count(NEUTRAL) == 1
+            assert panel.asleep
+        # The journal holds every accepted event: it replays to the state in memory.
+        found = Store.reader(root).peek()
+        assert found is not None and found[0] == stand.state, f"stop {run}"
+
+
+def test_sigterm_blanks_the_screens_and_says_so(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    for run in range(BY_SIGNAL):
+        state = tmp_path / f"sig{run}"
+        shown = tmp_path / f"shown{run}.log"
+        script = tmp_path / f"flood{run}.txt"
+        script.write_text("".join(f"{e}\nwait 2\n" for e in flood(rng) if str(e)[:5] != "press"))
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "keystand",
+                "run",
+                "--profile",
+                "desktop",
+                "--state-dir",
+                str(state),
+                "--speed",
+                "0.01",
+                "--no-page",
+                "--script",
+                str(script),
+                "--shown-log",
+                str(shown),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (shown.exists() and shown.stat().st_size):
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0, 0.5))
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=90)
+        assert proc.returncode == 0, err
+        assert "keystand: stopping: blanking the screens..." in err
+        assert "keystand: stopped; both screens show the neutral picture" in err
+        lines = shown.read_text().splitlines()
+        for seat in "AB":
+            mine = [line for line in lines if line.startswith(f"{seat} ")]
+            assert mine[-1] == f"{seat} neutral", f"run {run}: {mine[-3:]}"
+            assert all(len(line.split()) == 3 for line in mine[:-1])  # SEAT GAME RECORDS
+            assert "None" not in " ".join(mine)
+        found = Store.reader(state).peek()
+        assert found is not None
+        records = int([ln for ln in lines if ln.startswith("A ")][-2].split()[2])
+        assert len(found[0].log) + 1 >= records  # every shown event is in the journal
+
+
+def test_a_loop_that_does_not_stop_still_blanks_the_panels(tmp_path: Path) -> None:
+    """If the loop is stuck in an input (a hung disk), shutdown seals the panels
+    with the neutral picture from outside and says the loop did not finish."""
+    stand = Stand(Store(tmp_path), new_card=lambda: generate(3))
+    stand.boot()
+    release = threading.Event()
+    seen = Seen()
+    panels = {s: SimPanel("epd2in9_V2", rotation=90, speed=0) for s in Seat}
+    service = Service(
+        stand, panels, render=screens.render, blank=screens.blank, on_shown=seen
+    ).start()
+    service.drain(30)
+    entered = threading.Event()
+
+    def hang() -> None:  # the loop hangs here
+        entered.set()
+        release.wait(30)
+
+    service.submit_then(hang)
+    assert entered.wait(30)
+    try:
+        assert not service.shutdown(0.5)
+        assert service.drain(30)
+        for seat, panel in panels.items():
+            assert seen.frames[seat][-1] == NEUTRAL
+            blank = screens.blank(stand, seat, panel).convert("1")
+            assert panel.shown is not None and panel.shown.tobytes() == blank.tobytes()
+    finally:
+        release.set()
+        assert service.wait_stopped(30)
+    assert seen.frames[Seat.A][-1] == NEUTRAL  # nothing drawn after, when the loop went on
