@@ -13,7 +13,7 @@ from PIL import Image
 from keystand.drivers.display import Panel
 
 from . import layouts, views
-from .rules import Rejection, Seat
+from .rules import Rejection, Seat, Status
 from .stand import Item, Stand
 from .summary import state_json
 
@@ -42,6 +42,7 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
             hint=stand.hints[seat][0] if seat in stand.hints else None,
             repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
             show_refusal=stand.refusal_shown,
+            next_mission=stand.settings.mission,
         )
     return layouts.render(view, spec(panel), lang)
 
@@ -54,7 +55,16 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     for item in Item:
         entry = layouts.MenuItem(item.value)
         if item is Item.MISSION:
-            lines.append(layouts.MenuLine(entry, value_text=str(s.mission)))
+            label = views.mission_label(s.mission)
+            game = stand.state
+            waits = game is not None and game.status is Status.PLAYING and game.mission != s.mission
+            lines.append(
+                layouts.MenuLine(
+                    entry,
+                    mission=(label.name, label.numbers),
+                    label_key="mission_next" if waits else None,
+                )
+            )
         elif item is Item.ORDER:
             lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
         elif item is Item.FIRST_CLUE:

@@ -242,6 +242,8 @@ def note_key(view: SeatView) -> str | None:
         return "nothing_left_for_partner"
     if view.stage is Stage.SUDDEN_DEATH and view.guesser is None:
         return "arm_first"
+    if view.next_mission is not None:  # last: news for later, until a new game applies it
+        return "next_mission"
     return None
 
 
@@ -319,5 +321,9 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
             d.rectangle(inclusive(lay.last_frame), outline=BLACK, width=FRAME)
         draw_text(d, s[table][key], lay.last, middle=True)
     if note and not (lay.shared and last):
-        draw_text(d, s["note"][note], lay.note, middle=lay.shared)
+        text = s["note"][note]
+        if note == "next_mission" and view.next_mission is not None:
+            m = view.next_mission
+            text = text.format(mission=i18n.mission(lang, m.name, m.numbers))
+        draw_text(d, text, lay.note, middle=lay.shared)
     return boxes

@@ -124,6 +124,15 @@ class End:
 
 
 @dataclass(frozen=True)
+class MissionLabel:
+    """A mission as a screen names it: the rulebook's name when it has one (a
+    key of the strings' [mission_name]: `cairo`), and its numbers (`9-5`)."""
+
+    name: str | None
+    numbers: str
+
+
+@dataclass(frozen=True)
 class SeatView:
     """Everything one seat's screen shows during a game and at its end.
 
@@ -156,6 +165,7 @@ class SeatView:
     partner_panel_failed: bool = False  # the other seat's screen fails (stuck, unplugged)
     hint: str | None = None  # a key did nothing: what to press ("hold_menu", "new_game")
     repaired: Repaired | None = None  # the journal was damaged on start (until the next event)
+    next_mission: MissionLabel | None = None  # chosen for the next game, not this one
     last: Last | None = None
     end: End | None = None
 
