@@ -379,7 +379,7 @@ def _i2c(machine: Machine, mpr121: profiles.Mpr121) -> Iterator[Check]:
 def _serial(machine: Machine, port: str) -> Check:
     if not port.startswith("/"):
         return Check(f"serial {port}", True, "not a device path (a pyserial URL): not checked")
-    fix = "not found: plug in the grid (ls /dev/serial/by-id/ names it)"
+    fix = "plug in the grid (ls /dev/serial/by-id/ names it)"
     return _device(machine, port, "the touch grid", fix)
 
 
