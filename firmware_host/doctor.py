@@ -385,12 +385,15 @@ def _serial(machine: Machine, port: str) -> Check:
 
 def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:
     from keystand.drivers.display import PanelError, Refresh
+    from keystand.drivers.display.hal import PanelGpioError
 
     name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
     try:
         driver = machine.make_panel(seat, panel)
+    except PanelGpioError as e:  # the line is another program's (lgpio: "GPIO busy")
+        return Check(name, False, f"{e} ({SERVICE_HINT})")
     except PanelError as e:
-        return Check(name, False, f"{e} ({SERVICE_HINT}?)" if "in use" in str(e) else str(e))
+        return Check(name, False, f"{e} ({SERVICE_HINT})" if "in use" in str(e) else str(e))
     except Exception as e:  # gpiozero's own errors (a pin in use by another program)
         return Check(name, False, f"cannot claim its pins: {e} ({SERVICE_HINT})")
     try:

@@ -304,3 +304,39 @@ def test_the_command_off_a_pi_has_no_traceback() -> None:
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and done.stderr == ""
     assert done.stdout.splitlines()[-1].startswith("FAIL machine: not a Raspberry Pi")
+
+
+def test_a_panel_line_another_program_holds_says_to_stop_the_service(bench: Bench) -> None:
+    """Seat A's RST is held by someone else (as a running stand holds it) when the
+    real driver claims its lines over the emulated panel."""
+    from gpiozero import LED
+
+    from keystand.drivers.display.emulator import EmulatedPanel
+    from keystand.drivers.display.hal import Wiring
+    from keystand.drivers.display.waveshare import WavesharePanel
+
+    holders: list[Any] = []
+
+    def make_panel(seat: str, panel: Panel) -> Any:
+        if seat == "B":
+            return bench.make_panel(seat, panel)
+        wiring = Wiring(**doctor.wiring(panel))
+        hardware = EmulatedPanel(panel.model, wiring=wiring, pin_factory=bench.pins, speed=0)
+        bench.hardware[seat] = hardware
+        holders.append(LED(panel.rst, pin_factory=bench.pins))
+        return WavesharePanel(
+            panel.model, seat=seat, wiring=wiring, pin_factory=bench.pins, spi=hardware.spi
+        )
+
+    try:
+        code, checks = lines("minimal", bench.machine(make_panel=make_panel))
+    finally:
+        for holder in holders:
+            holder.close()
+    assert code == 1
+    check = find(checks, "panel A")
+    assert "GPIO17 for RST is already in use" in check.detail
+    assert check.detail.endswith(
+        "(is keystand running? stop it first: sudo systemctl stop keystand)"
+    )
+    assert find(checks, "panel B").ok
