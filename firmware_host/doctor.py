@@ -101,16 +101,20 @@ def _vendor_file(model: str) -> object:
 
 
 def _make_panel(seat: str, panel: profiles.Panel) -> PanelDriver:
+    import warnings
+
     from keystand.drivers import factory
 
-    return factory.make_panel(
-        "waveshare",
-        panel.model,
-        rotation=panel.rotation,
-        seat=seat,
-        wiring=wiring(panel),
-        busy_timeout=panel.busy_timeout or None,
-    )
+    with warnings.catch_warnings():  # gpiozero's back-end fallbacks: the check's line says
+        warnings.simplefilter("ignore")
+        return factory.make_panel(
+            "waveshare",
+            panel.model,
+            rotation=panel.rotation,
+            seat=seat,
+            wiring=wiring(panel),
+            busy_timeout=panel.busy_timeout or None,
+        )
 
 
 def wiring(panel: profiles.Panel) -> dict[str, Any]:
@@ -390,12 +394,14 @@ def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) ->
     name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
     try:
         driver = machine.make_panel(seat, panel)
-    except PanelGpioError as e:  # the line is another program's (lgpio: "GPIO busy")
-        return Check(name, False, f"{e} ({SERVICE_HINT})")
+    except PanelGpioError as e:
+        if "pin factory" in str(e):  # gpiozero found no back end it can load
+            return Check(name, False, f"{e}: no GPIO back end ({PI_EXTRA} brings lgpio)")
+        return Check(name, False, f"{e} ({SERVICE_HINT})")  # lgpio: "GPIO busy"
     except PanelError as e:
         return Check(name, False, f"{e} ({SERVICE_HINT})" if "in use" in str(e) else str(e))
-    except Exception as e:  # gpiozero's own errors (a pin in use by another program)
-        return Check(name, False, f"cannot claim its pins: {e} ({SERVICE_HINT})")
+    except Exception as e:  # no pin factory, no spidev: what the modules lines say
+        return Check(name, False, f"cannot start its driver: {e}")
     try:
         answered = getattr(driver, "probe", lambda: False)()
         if refresh:

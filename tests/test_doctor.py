@@ -340,3 +340,15 @@ def test_a_panel_line_another_program_holds_says_to_stop_the_service(bench: Benc
         "(is keystand running? stop it first: sudo systemctl stop keystand)"
     )
     assert find(checks, "panel B").ok
+
+
+def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None:
+    """The real panel maker, on a machine where gpiozero finds no back end
+    (this desktop: no lgpio, no RPi.GPIO, no Pi revision)."""
+    if Path("/proc/device-tree/model").exists() or Machine().has_module("lgpio"):
+        pytest.skip("this machine may have real GPIO")
+    code, checks = lines("minimal", bench.machine(make_panel=Machine().make_panel))
+    assert code == 1
+    check = find(checks, "panel A")
+    assert "cannot claim GPIO17 for RST" in check.detail
+    assert check.detail.endswith("no GPIO back end (pip install 'keystand[pi]' brings lgpio)")
