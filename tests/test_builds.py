@@ -67,3 +67,26 @@ def test_the_readme_wiring_tables_are_the_profiles() -> None:
         }
         for use in pins.check(load(build)):
             assert (use.what, str(use.pin), str(pins.HEADER_PIN[use.pin])) in rows, (build, use)
+
+
+def test_a_real_build_off_a_pi_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Without --emulate a desktop has no GPIO for the real drivers: one line,
+    pointing at doctor, no traceback."""
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine may have real GPIO")
+    script = tmp_path / "game.txt"
+    script.write_text("clue A\n")
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "keystand", "run", "--profile", "minimal", "--script",
+            str(script), "--state-dir", str(tmp_path / "state"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("keystand run: seat A (epd2in7_V2): cannot claim GPIO17 for RST")
+    assert last.endswith("(keystand doctor --profile minimal says what to fix)")
