@@ -290,7 +290,7 @@ def _groups_check(profile: profiles.Profile, machine: Machine) -> Check:
     needed = _needed_groups(profile)
     user = machine.user()
     if machine.uid() == 0:
-        return Check("groups", True, "running as root (the service should not: see README)")
+        return Check("groups", True, "running as root: no group needed")
     if not needed:
         return Check("groups", True, "no device group needed")
     missing = [g for g in needed if g not in machine.groups()]
