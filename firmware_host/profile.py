@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import schema
+from . import pins, schema
 from .rules import KeystandError
 from .schema import setting
 
@@ -189,9 +189,14 @@ def load(name_or_path: str) -> Profile:
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(source, "profile", f"not TOML: {e}") from None
     try:
-        return _profile(Path(source).stem, source, table)
+        profile = _profile(Path(source).stem, source, table)
     except schema.SchemaError as e:
         raise ProfileError(source, e.key, e.detail) from None
+    try:
+        pins.check(profile)  # the wiring it describes can exist
+    except pins.PinClash as e:
+        raise ProfileError(source, f"GPIO {e.pin}", e.detail) from None
+    return profile
 
 
 def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:

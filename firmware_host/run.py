@@ -398,7 +398,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         emulation = Emulation(args.emulate, _faults(args.emulate_fault))
     elif args.emulate_fault:
         raise UsageError("--emulate-fault needs --emulate DIR")
-    panels = _panels(profile, args.speed, emulation, state_dir)
+    from keystand.drivers.display import PanelError
+
+    try:
+        panels = _panels(profile, args.speed, emulation, state_dir)
+    except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
+        raise UsageError(f"{e} (keystand doctor --profile {args.profile} says what to fix)") from e
     stand = Stand(
         Store(state_dir),
         settings=Settings(
