@@ -69,7 +69,9 @@ INPUTS: dict[str, Entry] = {
         Entry("keyboard", "inputs.keyboard:KeyboardInput", "touch/press lines typed on stdin"),
         Entry("keys", "inputs.keys:SeatKeys", "the seats' keys on GPIO (gpiozero Buttons)"),
         Entry("mpr121", "inputs.mpr121:MPR121Grid", "the touch grid: MPR121 chips on I2C"),
-        Entry("serial-grid", "inputs.serialgrid:SerialGrid", "the touch grid's board on USB serial"),
+        Entry(
+            "serial-grid", "inputs.serialgrid:SerialGrid", "the touch grid's board on USB serial"
+        ),
     )
 }
 

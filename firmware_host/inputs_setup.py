@@ -61,8 +61,7 @@ def save_orientation(state_dir: Path, orientation: Orientation) -> None:
     """Written whole (atomic replace, fsync) before the grid uses it."""
     atomic_write(
         state_dir / GRID_FILE,
-        json.dumps({"turns": orientation.turns, "shown": str(orientation)}, sort_keys=True)
-        + "\n",
+        json.dumps({"turns": orientation.turns, "shown": str(orientation)}, sort_keys=True) + "\n",
     )
 
 
@@ -82,9 +81,7 @@ class Inputs:
     pins: Any = None  # the emulation's pin factory
     drivers: list[InputDriver] = field(default_factory=list)
 
-    def script(
-        self, steps: Any, service: Service, on_done: Any, speed: float = 1.0
-    ) -> InputDriver:
+    def script(self, steps: Any, service: Service, on_done: Any, speed: float = 1.0) -> InputDriver:
         """The script input: played on the emulated keys and grid when there are
         some, each line taken before the next; else lines become events."""
         if self.hardware is None and self.pins is None:

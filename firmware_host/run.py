@@ -349,9 +349,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from keystand.drivers import factory
     from keystand.drivers.inputs import InputError, ScriptLineError, parse_script
 
-    from . import inputs_setup
     from . import profile as profiles
     from . import rules, screens
+    from .inputs_setup import build as build_inputs
     from .panel_worker import RefreshPolicy
     from .service import Service
     from .stand import Settings, Stand
@@ -448,7 +448,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             factory.make_input("keyboard", complain=lambda m: print(m, file=err, flush=True))
         )
         interactive = True
-    wired = inputs_setup.build(
+    wired = build_inputs(
         profile,
         stand,
         state_dir,

@@ -86,7 +86,6 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     return layouts.MenuView(tuple(lines), menu.index, menu.editing, history)
 
 
-
 def starting(panel: Panel, lang: str = "en") -> Image.Image:
     """The picture for a panel with nothing on it yet while the stand starts."""
     return layouts.render(views.neutral(layouts.Neutral.STARTING), spec(panel), lang)

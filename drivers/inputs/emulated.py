@@ -82,6 +82,7 @@ class EmulatedScript(InputDriver):
         speed: float = 1.0,
         on_done: Callable[[], None] | None = None,
         tap: float = 0.05,
+        mat: Any = None,
     ) -> None:
         if keys is not None and pins is None:
             raise ValueError("emulated keys need the pin factory they were made on")
@@ -96,6 +97,9 @@ class EmulatedScript(InputDriver):
         self.speed = speed
         self.on_done = on_done
         self.tap = tap
+        # How the emulated mat really lies (an Orientation); None: as the grid
+        # driver believes, so a script's table cells land where the stand expects.
+        self.mat = mat
         self.missed: list[str] = []  # lines whose event never came out of its driver
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -140,7 +144,9 @@ class EmulatedScript(InputDriver):
         driver = self.keys.inner
         pin = self.pins.pin(driver.pin_of(press.seat, press.key))
         pressed_low = bool(getattr(driver, "pull_up", True))
-        down, up = (pin.drive_low, pin.drive_high) if pressed_low else (pin.drive_high, pin.drive_low)
+        down, up = (
+            (pin.drive_low, pin.drive_high) if pressed_low else (pin.drive_high, pin.drive_low)
+        )
         down()
         if press.long:
             got = self.keys.next(TAKEN_WITHIN)  # the hold timer fires on real time
@@ -161,7 +167,8 @@ class EmulatedScript(InputDriver):
         assert self.grid is not None
         driver: Any = self.grid.inner
         for _ in range(TRIES):
-            cell = driver.orientation.to_grid((touch.row, touch.col))
+            lie = self.mat if self.mat is not None else driver.orientation
+            cell = lie.to_grid((touch.row, touch.col))
             self._after_bounce(driver, cell)
             self.finger.press([cell])
             got = self.grid.next(TAKEN_WITHIN)
@@ -235,7 +242,11 @@ class _MatOnChips:
         self.grid.lift()
 
     def close(self) -> None:
-        pass
+        bus = self.grid.bus
+        if bus.glitches:
+            log.info(
+                "emulate: grid: %d of %d I2C transactions glitched", bus.glitched, bus.transactions
+            )
 
 
 class _Board:
@@ -250,3 +261,9 @@ class _Board:
 
     def close(self) -> None:
         self.board.unplug()
+        if self.board.noise:
+            log.info(
+                "emulate: grid: %d of %d frames sent mangled",
+                self.board.mangled,
+                len(self.board.sent),
+            )
