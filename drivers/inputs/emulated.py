@@ -141,7 +141,7 @@ class EmulatedScript(InputDriver):
 
     def _press(self, press: Press) -> bool:
         assert self.keys is not None
-        driver = self.keys.inner
+        driver: Any = self.keys.inner
         pin = self.pins.pin(driver.pin_of(press.seat, press.key))
         pressed_low = bool(getattr(driver, "pull_up", True))
         down, up = (
