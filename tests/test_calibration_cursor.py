@@ -155,13 +155,12 @@ def test_a_calibration_touch_off_the_corners_is_asked_again(tmp_path: Path) -> N
 
 def views_of(stand: Stand, monkeypatch: pytest.MonkeyPatch) -> dict[Seat, object]:
     """What each seat's screen is drawn from, as screens.render builds it."""
-    seen: dict[Seat, object] = {}
-    real = layouts.render
-    for seat, panel in panels().items():
-        monkeypatch.setattr(screens.layouts, "render", lambda v, *a, **k: seen.setdefault(seat, v))
-        screens.render(stand, seat, panel)
-    monkeypatch.setattr(screens.layouts, "render", real)
-    return seen
+    drawn: list[object] = []
+    with monkeypatch.context() as m:
+        m.setattr(screens.layouts, "render", lambda view, *a, **k: drawn.append(view))
+        for seat, panel in panels().items():
+            screens.render(stand, seat, panel)
+    return dict(zip(panels(), drawn, strict=True))
 
 
 def test_the_cursor_is_on_the_guessers_screen_only(
