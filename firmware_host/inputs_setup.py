@@ -26,6 +26,7 @@ from keystand.drivers import factory
 from keystand.drivers.inputs import InputDriver
 from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
+from .cliutil import UsageError
 from .store import atomic_write
 
 if TYPE_CHECKING:
@@ -133,6 +134,11 @@ def build(
         )
         inputs.keys = factory.tapped(keys) if emulate is not None else keys
     grid_kind = next((k for k in kinds if k in GRIDS), None)
+    if noise and grid_kind is None:
+        raise UsageError(
+            f"--emulate-fault grid:noise: profile {profile.name!r} has no touch grid "
+            f"(its inputs: {', '.join(kinds) or 'none'})"
+        )
     if grid_kind is not None:
         t = profile.input.touch
         orientation = load_orientation(state_dir, mirror=t.mirror)

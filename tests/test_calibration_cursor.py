@@ -29,7 +29,7 @@ from keystand.drivers.inputs import (
 )
 from keystand.drivers.inputs.emulated import EmulatedScript
 from keystand.drivers.inputs.touchfilter import Orientation
-from keystand.inputs_setup import GRID_FILE, build
+from keystand.inputs_setup import GRID_FILE, build, load_orientation, save_orientation
 from keystand.rules import Card, Duet, Phase, Seat
 from keystand.service import Service
 from keystand.stand import Item, Menu, Stand
@@ -252,3 +252,21 @@ def test_both_screens_say_the_grid_is_lost_and_then_back(
     notes = {s: layouts.play.note_key(v) for s, v in views_of(stand, monkeypatch).items()}
     assert notes == {Seat.A: "hint_input_back", Seat.B: "hint_input_back"}
     assert service.shutdown(WAIT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"turns": 5}', '{"turns": true}', "[1]", "not json", '{"shown": "90"}', "\xff"],
+)
+def test_a_grid_file_keystand_did_not_write_is_taken_as_unturned(
+    tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / GRID_FILE).write_text(text, encoding="latin-1")
+    assert load_orientation(tmp_path, mirror=True) == Orientation(0, mirror=True)
+    assert GRID_FILE in caplog.text and "unturned until calibrated" in caplog.text
+
+
+def test_the_grid_file_keeps_the_turns_and_the_profile_keeps_the_mirror(tmp_path: Path) -> None:
+    save_orientation(tmp_path, Orientation(2, mirror=True))
+    assert load_orientation(tmp_path, mirror=False) == Orientation(2)
+    assert load_orientation(tmp_path, mirror=True) == Orientation(2, mirror=True)

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("gpiozero")
 
-from real_inputs import as_played, profile
+from real_inputs import KEYS, as_played, profile
 
 from keystand.rules import Card, Key, Seat
 
@@ -124,3 +124,39 @@ def test_a_buttons_only_build_plays_a_whole_game(tmp_path: Path, game) -> None:
     expected = played(tmp_path, rules_lines)
     assert ran == expected
     assert ran["status"] == ("won" if game is winning else "lost")
+
+
+def test_keys_off_a_pi_are_one_line_never_the_mock(tmp_path: Path) -> None:
+    """Without --emulate the keys get gpiozero's own pins: off a Pi there are
+    none, and the run says so in one line instead of playing on a mock."""
+    path = tmp_path / "keys.toml"
+    path.write_text(f'[input]\nkinds = ["keys"]\n{KEYS}')
+    script = tmp_path / "s.txt"
+    script.write_text("press A clue\n")
+    done = keystand(
+        "run", "--profile", path, "--script", script, "--state-dir", tmp_path / "st", "--speed", "0"
+    )
+    assert done.returncode == 2
+    assert "seat A key clue on GPIO5" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_grid_noise_needs_a_grid(tmp_path: Path) -> None:
+    script = tmp_path / "s.txt"
+    script.write_text("press A clue\n")
+    done = keystand(
+        "run",
+        "--profile",
+        profile(tmp_path, "keys-only"),
+        "--emulate",
+        tmp_path / "out",
+        "--emulate-fault",
+        "grid:noise",
+        "--script",
+        script,
+        "--state-dir",
+        tmp_path / "st",
+    )
+    assert done.returncode == 2
+    assert "grid:noise: profile 'keys-only' has no touch grid" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
