@@ -284,7 +284,7 @@ def draw_grid(
 def draw_cursor(image: Image.Image, box: Box) -> None:
     """The guesser's cursor (buttons only): the cell drawn inverted, so it reads
     apart from the heavy frame of the word touched last."""
-    image.paste(Image.eval(image.crop(box), lambda v: 255 - v), box[:2])
+    image.paste(Image.eval(image.crop(box), lambda v: 0 if v else 255), box[:2])
 
 
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:

@@ -179,9 +179,17 @@ def test_the_cursor_is_on_the_guessers_screen_only(
     assert stand.cursor_of(Seat.B) == 24 - 1 - 5
     after = {s: screens.render(stand, s, p) for s, p in panels().items()}
     assert after[Seat.A].tobytes() == images[Seat.A].tobytes()  # nothing of it on A's
-    assert after[Seat.B].tobytes() != images[Seat.B].tobytes()
     seen = views_of(stand, monkeypatch)
     assert seen[Seat.A].cursor is None and seen[Seat.B].cursor == 18
+    boxes = layouts.cell_boxes(seen[Seat.B], screens.spec(panels()[Seat.B]))
+
+    def dark(image, cell: int) -> float:  # the share of black pixels in a cell
+        hist = image.crop(boxes[cell]).convert("L").histogram()
+        return hist[0] / sum(hist)
+
+    # The cursor's word is drawn inverted, and only that one moved.
+    assert dark(after[Seat.B], 18) > 0.5 > dark(images[Seat.B], 18)
+    assert dark(images[Seat.B], 24) > 0.5 > dark(after[Seat.B], 24)
     # Confirming is the normal touch, journaled; moving was not.
     journal = stand.store.current_path.read_bytes().splitlines()
     assert len(journal) == 2  # the start and the clue
