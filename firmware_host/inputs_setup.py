@@ -99,12 +99,11 @@ class Inputs:
         )
 
 
-def _handled(service: Service) -> None:
-    """Wait until the service loop has handled everything submitted so far."""
+def _handled(service: Service) -> threading.Event:
+    """An event the service loop sets once it has handled everything submitted so far."""
     done = threading.Event()
     service.submit_then(done.set)
-    while not done.wait(0.5) and not service.stopped:
-        pass
+    return done
 
 
 def build(

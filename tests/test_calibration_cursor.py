@@ -79,13 +79,13 @@ class Run:
         self.service.add_input(script)
         self.service.start()
         assert done.wait(WAIT)
-        self.sync()
+        assert self.sync().wait(WAIT)
         return script
 
-    def sync(self) -> None:
+    def sync(self) -> threading.Event:
         handled = threading.Event()
         self.service.submit_then(handled.set)
-        assert handled.wait(WAIT)
+        return handled
 
     def stop(self) -> None:
         assert self.service.shutdown(WAIT)

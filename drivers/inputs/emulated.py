@@ -58,11 +58,15 @@ class Tapped(InputDriver):
     def stop(self) -> None:
         self.inner.stop()
 
-    def next(self, timeout: float) -> InputEvent | None:
-        try:
-            return self.events.get(timeout=timeout)
-        except queue.Empty:
-            return None
+    def next(self, timeout: float, stop: threading.Event | None = None) -> InputEvent | None:
+        """The next event it emitted, waiting up to `timeout` (less once `stop` is set)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.events.get(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
+                    return None
 
 
 class EmulatedScript(InputDriver):
@@ -74,7 +78,7 @@ class EmulatedScript(InputDriver):
         self,
         steps: list[tuple[int, InputEvent | float]],
         *,
-        sync: Callable[[], None],
+        sync: Callable[[], threading.Event],
         keys: Tapped | None = None,
         pins: Any = None,
         grid: Tapped | None = None,
@@ -114,7 +118,7 @@ class EmulatedScript(InputDriver):
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(TAKEN_WITHIN * TRIES)
+            self._thread.join(5)
 
     def _run(self, emit: Emit) -> None:
         for line, step in self.steps:
@@ -130,10 +134,13 @@ class EmulatedScript(InputDriver):
             else:
                 emit(step)
                 taken = True
-            if not taken:
+            if not taken and not self._stop.is_set():
                 self.missed.append(f"line {line}: {step}")
                 log.error("emulate: line %d: %s was not taken by its driver", line, step)
-            self.sync()
+            handled = self.sync()  # set once the service has handled the line's event
+            while not handled.wait(0.1):
+                if self._stop.is_set():
+                    return
         if self.on_done and not self._stop.is_set():
             self.on_done()
 
@@ -149,12 +156,12 @@ class EmulatedScript(InputDriver):
         )
         down()
         if press.long:
-            got = self.keys.next(TAKEN_WITHIN)  # the hold timer fires on real time
+            got = self.keys.next(TAKEN_WITHIN, self._stop)  # the hold timer runs on real time
             up()
         else:
             time.sleep(self.tap)
             up()  # a short press is decided on release, in this call
-            got = self.keys.next(TAKEN_WITHIN)
+            got = self.keys.next(TAKEN_WITHIN, self._stop)
         # The next press of a key must not look like this one's contact chatter.
         time.sleep(float(getattr(driver, "bounce_time", 0.0)) + 0.01)
         if got != press:
@@ -174,7 +181,7 @@ class EmulatedScript(InputDriver):
             expected = Touch(*driver.orientation.to_table(cell))
             self._after_bounce(driver, cell)
             self.finger.press([cell])
-            got = self.grid.next(TAKEN_WITHIN)
+            got = self.grid.next(TAKEN_WITHIN, self._stop)
             self.finger.lift()
             self._wait_clear(driver)
             self._last_touch = (cell, time.monotonic())
@@ -184,6 +191,8 @@ class EmulatedScript(InputDriver):
                 if got != expected:
                     log.error("emulate: %s came out as %s", touch, got)
                 return got == expected
+            if self._stop.is_set():
+                return False
             log.warning("emulate: %s not taken by the grid yet; touching again", touch)
         return False
 
