@@ -347,10 +347,11 @@ class ShownLog:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The service, Pillow and the drivers load only when the stand runs.
     from keystand.drivers import factory
-    from keystand.drivers.inputs import ScriptLineError, parse_script
+    from keystand.drivers.inputs import InputError, ScriptLineError, parse_script
 
     from . import profile as profiles
     from . import rules, screens
+    from .inputs_setup import build as build_inputs
     from .panel_worker import RefreshPolicy
     from .service import Service
     from .stand import Settings, Stand
@@ -452,15 +453,27 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             factory.make_input("keyboard", complain=lambda m: print(m, file=err, flush=True))
         )
         interactive = True
+    wired = build_inputs(
+        profile,
+        stand,
+        state_dir,
+        pins=emulation.pins if emulation else None,
+        emulate=emulation.folder if emulation else None,
+        noise=emulation is not None and emulation.faults.get("grid") == "noise",
+    )
+    if emulation is not None and wired.hardware is not None:
+        emulation.hardware["grid"] = wired.hardware  # closed with the panels' hardware
+    for driver in wired.drivers:
+        service.add_input(driver)
     if steps is not None:
         service.add_input(
-            factory.make_input(
-                "script",
-                steps=steps,
+            wired.script(
+                steps,
+                service,
                 on_done=None if interactive else lambda: service.submit_then(done.set),
             )
         )
-    elif not interactive:
+    elif not interactive and not wired.drivers:
         print("keystand: no input to run (the profile has no simulator or keyboard)", file=err)
         done.set()
 
@@ -471,6 +484,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as e:  # the page's port is taken
         service.shutdown(STOP_TIMEOUT)
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
+    except InputError as e:  # a key's pin or the I2C bus cannot be had
+        service.shutdown(STOP_TIMEOUT)
+        raise UsageError(f"profile {profile.name!r}: {e}") from e
     if page is not None:
         print(
             f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True

@@ -31,6 +31,9 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
         view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
         asked = stand.undo_request.seat if stand.undo_request else None
+        hint = stand.hints[seat][0] if seat in stand.hints else None
+        if hint is None and stand.calibrating is not None:
+            hint = "calibrate"  # until the touch comes: both screens ask for it
         view = views.for_seat(
             stand.state,
             seat,
@@ -39,7 +42,8 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
             cannot_save=stand.fault is not None,
             input_lost=bool(stand.inputs_lost),
             partner_panel_failed=seat.partner in stand.panel_faults,
-            hint=stand.hints[seat][0] if seat in stand.hints else None,
+            hint=hint,
+            cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
             repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
             show_refusal=stand.refusal_shown,
             next_mission=stand.settings.mission,
@@ -52,9 +56,11 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     menu = stand.menus[seat]
     s = stand.settings
     lines = []
-    for item in Item:
+    for item in menu.items:
         entry = layouts.MenuItem(item.value)
-        if item is Item.MISSION:
+        if item is Item.CALIBRATE:
+            lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
+        elif item is Item.MISSION:
             label = views.mission_label(s.mission)
             game = stand.state
             waits = game is not None and game.status is Status.PLAYING and game.mission != s.mission

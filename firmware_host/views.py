@@ -98,10 +98,13 @@ def for_seat(
     repaired: Repaired | None = None,
     show_refusal: bool = True,
     next_mission: Mission | None = None,
+    cursor: int | None = None,
 ) -> SeatView:
     """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
     undo and waits for the other (public: both saw the key pressed). With
-    `reveal` False a finished game's key stays hidden (undo is still possible)."""
+    `reveal` False a finished game's key stays hidden (undo is still possible).
+    `cursor` is the seat's own cursor (buttons only, its turn to guess): the
+    caller passes it for that seat alone."""
     end = None
     if state.phase is Phase.OVER:
         # The game is over: now, and only now, both sides may be shown.
@@ -136,6 +139,7 @@ def for_seat(
         next_mission=mission_label(next_mission)
         if next_mission is not None and next_mission != state.mission and end is None
         else None,
+        cursor=cursor if state.phase is not Phase.OVER else None,
         last=_last(
             state.last if show_refusal or not isinstance(state.last, Rejection) else state.outcome,
             seat,

@@ -26,6 +26,7 @@ class MenuItem(enum.Enum):
     FIRST_CLUE = "first_clue"
     LANGUAGE = "language"
     PENALTY = "penalty"
+    CALIBRATE = "calibrate"
     HISTORY = "history"
 
 

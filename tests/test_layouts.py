@@ -51,6 +51,7 @@ from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
 from keystand.layouts.i18n import STRINGS_DIR, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
+from keystand.layouts.view import HINTS
 from keystand.rules import Card, Duet, Mission, Seat
 from keystand.script import parse_script
 
@@ -448,8 +449,9 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     asked["note"].add(play_screen.note_key(view(input_lost=True)))
     asked["note"].add(play_screen.note_key(view(partner_panel_failed=True)))
     asked["note"].add(play_screen.note_key(view(next_mission=MissionLabel("cairo", "9-5"))))
-    for hint in ("hold_menu", "new_game"):
+    for hint in HINTS:
         asked["note"].add(play_screen.note_key(view(hint=hint)))
+    asked["note"].add(play_screen.note_key(view(cursor=0)))
     for repaired in Repaired:
         asked["note"].add(play_screen.note_key(view(repaired=repaired)))
     for undone in ("clue", "touch", "pass", "penalty"):
