@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
@@ -155,6 +155,10 @@ samples = st.lists(
 
 @settings(max_examples=300, deadline=None)
 @given(samples)
+# A flicker of a second cell ending just before the dwell runs out (hypothesis found it).
+@example(
+    plan=[(3, frozenset({(1, 0)})), (4, frozenset({(0, 0), (1, 0)})), (2, frozenset({(1, 0)}))]
+)
 def test_touches_obey_the_rules_whatever_the_samples(plan) -> None:
     """Any sequence: at most one touch per episode, each after a dwell of one
     cell alone, never the same cell again within the bounce window."""
@@ -175,10 +179,29 @@ def test_touches_obey_the_rules_whatever_the_samples(plan) -> None:
         dwell = [c for tt, c in history if when - DWELL - 1e-9 <= tt <= when]
         assert all(cell in c for c in dwell)
         assert dwell[-1] == {cell}
-        assert all(len(c) == 1 for c in dwell[-round(PALM / STEP) :])  # no palm on the way
+        assert not palm_before(history, when)  # a flicker of a second cell may be; no palm
     for (t1, c1, _), (t2, c2, _) in itertools.pairwise(touches):
         if c1 == c2:  # the cell was free for the bounce window between the two contacts
             assert run_start(history, c2, t2) - run_end(history, c1, t1) >= BOUNCE - 1e-9
+
+
+def palm_before(history, when) -> bool:
+    """Whether the episode that holds time `when` had several cells in contact
+    for the palm time (its samples from the last empty one up to `when`)."""
+    episode = []
+    for tt, c in history:
+        if tt > when:
+            break
+        episode = [] if not c else [*episode, (tt, c)]
+    since = None
+    for tt, c in episode:
+        if len(c) > 1:
+            since = tt if since is None else since
+            if tt - since >= PALM - 1e-9:
+                return True
+        else:
+            since = None
+    return False
 
 
 def run_end(history, cell, t) -> float:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -256,7 +257,11 @@ class PanelHal:
 
         def claim(name: str, gpio: int, make: Callable[[], object]) -> object:
             try:
-                device = make()
+                with warnings.catch_warnings():
+                    # gpiozero warns of each pin library it tries and passes over;
+                    # the error below says it once if none would do.
+                    warnings.simplefilter("ignore")
+                    device = make()
             except GPIOPinInUse as error:
                 raise PanelWiringError(
                     f"seat {self.seat} ({self.model}): GPIO{gpio} for {name} is already in use "
