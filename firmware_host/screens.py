@@ -1,7 +1,8 @@
 """What each seat's panel shows now: the stand -> a view -> a layout -> an image.
 
-The game goes through `views.for_seat` (the secrecy boundary); a seat in its
-menu sees the menu, drawn from the stand's settings only (no key).
+The game goes through its game's `view` (keystand.games: the secrecy
+boundary); a seat in its menu sees the menu, drawn from the stand's settings
+only (no key).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from PIL import Image
 
 from keystand.drivers.display import Panel
 
-from . import layouts, views
-from .rules import Rejection, Seat
+from . import games, layouts, views
+from .rules import Seat
 from .stand import Item, Stand
-from .summary import state_json
 
 
 def spec(panel: Panel) -> layouts.PanelSpec:
@@ -24,26 +24,29 @@ def spec(panel: Panel) -> layouts.PanelSpec:
 
 def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     lang = stand.settings.lang_of(seat)
-    view: layouts.SeatView | layouts.NeutralView | layouts.MenuView
+    view: layouts.AnyView
     if seat in stand.menus:
         view = menu_view(stand, seat)
     elif stand.state is None:  # no game: the disk refused to save a new one, or idle
         view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
-        asked = stand.undo_request.seat if stand.undo_request else None
-        view = views.for_seat(
-            stand.state,
-            seat,
-            undo_asked=asked,
-            reveal=stand.revealed,
-            cannot_save=stand.fault is not None,
-            input_lost=bool(stand.inputs_lost),
-            partner_panel_failed=seat.partner in stand.panel_faults,
-            hint=stand.hints[seat][0] if seat in stand.hints else None,
-            repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
-            show_refusal=stand.refusal_shown,
-        )
+        view = stand.game.view(stand.state, seat, context(stand, seat))
     return layouts.render(view, spec(panel), lang)
+
+
+def context(stand: Stand, seat: Seat) -> games.Context:
+    """The stand's own state `seat`'s screen may show beside the game."""
+    return games.Context(
+        undo_asked=stand.undo_request.seat if stand.undo_request else None,
+        reveal=stand.revealed,
+        cannot_save=stand.fault is not None,
+        input_lost=bool(stand.inputs_lost),
+        partner_panel_failed=seat.partner in stand.panel_faults,
+        hint=stand.hints[seat][0] if seat in stand.hints else None,
+        repaired=stand.repaired.value if stand.repaired else None,
+        show_refusal=stand.refusal_shown,
+        penalty_pending=stand.penalty_pending,
+    )
 
 
 def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
@@ -51,7 +54,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     menu = stand.menus[seat]
     s = stand.settings
     lines = []
-    for item in Item:
+    for item in menu.items:
         entry = layouts.MenuItem(item.value)
         if item is Item.MISSION:
             lines.append(layouts.MenuLine(entry, value_text=str(s.mission)))
@@ -62,8 +65,14 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, f"first_{first}"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
-        elif item in (Item.NEW_GAME, Item.PENALTY) and menu.confirming and item is menu.item:
+        elif (
+            item in (Item.NEW_GAME, Item.GAME, Item.PENALTY)
+            and menu.confirming
+            and (item is menu.item)
+        ):
             lines.append(layouts.MenuLine(entry, "confirm"))
+        elif item is Item.GAME:
+            lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
         else:
             lines.append(layouts.MenuLine(entry))
     history = None
@@ -97,7 +106,9 @@ def public(stand: Stand) -> dict[str, Any]:
     last = stand.state.last if stand.state else None
     return {
         "game": stand.store.game_id,
-        "state": state_json(stand.state) if stand.state else None,
-        "refused": last.message if isinstance(last, Rejection) and stand.refusal_shown else None,
+        "state": stand.game.summary(stand.state) if stand.state else None,
+        "refused": last.message
+        if last is not None and games.refused(last) and stand.refusal_shown
+        else None,
         "cannot_save": stand.fault,
     }

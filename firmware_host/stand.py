@@ -23,9 +23,9 @@ from typing import Any
 
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 
-from . import rules
+from . import games, rules
 from .journal import JournalError
-from .rules import Duet, Mission, Outcome, Rejection, RejectReason, Seat, Status
+from .rules import Mission, Seat
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
 
@@ -49,6 +49,7 @@ MISSIONS = (
 class Settings:
     """What the next new game is played with, and each seat's language."""
 
+    game: str = games.DEFAULT  # the game the next new game is (a games.NAMES name)
     mission: Mission = rules.STANDARD
     loose_order: bool = False
     first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
@@ -61,10 +62,15 @@ class Settings:
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
 
+    @property
+    def options(self) -> games.Options:
+        return games.Options(self.mission, self.loose_order, self.first)
+
 
 class Item(enum.Enum):
-    """The menu's entries, top to bottom. The menu opens on Close, so a double
-    press of the menu key closes it again instead of doing anything."""
+    """The menu's entries. Each game lists the ones it has, top to bottom (its
+    `menu_items`); the menu opens on Close, so a double press of the menu key
+    closes it again instead of doing anything."""
 
     CLOSE = "close"
     NEW_GAME = "new_game"
@@ -74,20 +80,27 @@ class Item(enum.Enum):
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
+    GAME = "game"  # Duet or classic: deals a new game of the other one
+
+
+def items_of(game: str) -> tuple[Item, ...]:
+    """The menu entries of the game called `game`, top to bottom."""
+    return tuple(Item(name) for name in games.get(game).menu_items)
 
 
 @dataclass
 class Menu:
     seat: Seat
     index: int = 0
+    items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    confirming: bool = False  # New game (a game in play) or Invalid clue chosen once
+    confirming: bool = False  # New game, Game (a game in play) or Invalid clue chosen once
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
 
     @property
     def item(self) -> Item:
-        return list(Item)[self.index]
+        return self.items[self.index]
 
 
 @dataclass
@@ -109,8 +122,10 @@ class Stand:
 
     store: Store
     settings: Settings = field(default_factory=Settings)
-    new_card: Callable[[], rules.Card] = rules.generate
-    state: Duet | None = None
+    # The dealer of new cards; a card of another game than the one dealt is
+    # passed over for one of that game's own (its `generate`).
+    new_card: Callable[[], Any] = rules.generate
+    state: Any = None  # the game in play, a state of its game (games.of_state)
     menus: dict[Seat, Menu] = field(default_factory=dict)
     undo_request: UndoRequest | None = None
     full_refresh: bool = True  # the next frames want a full refresh
@@ -123,15 +138,32 @@ class Stand:
     repaired: Repair | None = None  # the journal was damaged on start (until the next event)
     refusal_shown: bool = True  # False: the screens are back on the last accepted outcome
     refused_at: float | None = None  # when the refusal on screen came
-    _card: rules.Card | None = field(default=None, repr=False)  # dealt, not yet on disk
+    penalty_pending: bool = False  # an invalid clue called: the next touch names the word
+    _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
+
+    @property
+    def game(self) -> games.Game:
+        """The game in play (or, with none, the one the next new game is)."""
+        if self.state is not None:
+            return games.of_state(self.state)
+        return games.get(self.settings.game)
+
+    @property
+    def playing(self) -> bool:
+        """Whether there is a game and it is not over."""
+        return self.state is not None and self.game.playing(self.state)
 
     # ----- start-up -------------------------------------------------------------------
 
-    def boot(self) -> Resumed | None:
+    def boot(self, game: str | None = None) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game.
-        The menu's choices saved in the state dir (languages, the next game's
-        mission, order and first clue) come back as they were left."""
+        The menu's choices saved in the state dir (languages, the game, the next
+        game's mission, order and first clue) come back as they were left;
+        `game` (a name) overrides the saved game for the next new game."""
         saved = self._load_settings()
+        if game is not None and games.get(game).name != self.settings.game:
+            self.settings = replace(self.settings, game=games.get(game).name)
+            self._save_settings()
         try:
             resumed = self.store.resume()
         except JournalError as e:  # kept aside by the store: nothing is lost
@@ -144,7 +176,8 @@ class Stand:
             self.new_game()
         else:
             self.state = resumed.state
-            if not saved:  # a state dir from before settings were kept: the game's own
+            if not saved and isinstance(resumed.state, rules.Duet):
+                # A state dir from before settings were kept: the game's own.
                 self.settings = replace(
                     self.settings,
                     mission=resumed.state.mission,
@@ -165,6 +198,10 @@ class Stand:
         if data is None:
             return False
         s = self.settings
+        if data.get("game", s.game) in games.NAMES:
+            s = replace(s, game=data.get("game", s.game))
+        else:
+            log.warning("settings.json: game %r: expected one of %s", data["game"], games.NAMES)
         try:
             s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
         except ValueError as e:
@@ -184,6 +221,7 @@ class Stand:
         try:
             self.store.save_settings(
                 {
+                    "game": s.game,
                     "mission": str(s.mission),
                     "loose_order": s.loose_order,
                     "first": s.first.value if s.first else None,
@@ -196,13 +234,11 @@ class Stand:
     def new_game(self) -> bool:
         """Deal a new game, once its start is on disk; until then the stand keeps
         the game it has (or none) and the screens say it cannot save."""
+        game = games.get(self.settings.game)
         card = self._card if self._card is not None else self.new_card()
-        state = Duet.start(
-            card,
-            self.settings.mission,
-            loose_order=self.settings.loose_order,
-            first=self.settings.first,
-        )
+        if not game.owns(card):
+            card = game.generate()
+        state = game.start(card, self.settings.options)
         try:
             self.store.start_game(state, previous=self.state)
         except (JournalError, OSError) as e:
@@ -218,6 +254,7 @@ class Stand:
         self.state = state
         self.menus.clear()
         self.undo_request = None
+        self.penalty_pending = False
         self.ended_at = None
         self.full_refresh = True
         self.version += 1
@@ -245,15 +282,20 @@ class Stand:
 
     # ----- inputs -----------------------------------------------------------------------
 
-    def handle(self, event: InputEvent, now: float) -> bool:
+    def handle(self, event: InputEvent | games.Played, now: float) -> bool:
         """Act on one input; True if anything a screen shows changed."""
         self.tick(now)
         before = self.version
         if isinstance(event, Touch):
             if self._over_and_shown():  # a touch on the end screen: say how to go on
                 self._hint(tuple(Seat), "new_game", now)
-            else:
-                self._game(rules.Touch(event.row, event.col), now)
+            elif self.state is not None:
+                touched = self.game.touch_event(
+                    self.state, event.row, event.col, penalty=self.penalty_pending
+                )
+                self._game(touched, now)
+        elif isinstance(event, games.Played):
+            self._game(event.event, now)
         elif isinstance(event, Act):
             self._act(event, now)
         elif isinstance(event, Press):
@@ -295,14 +337,26 @@ class Stand:
         return changed
 
     def _act(self, act: Act, now: float) -> None:
-        if act.verb == "clue":
-            self._game(rules.Clue(Seat(act.seat)), now)
-        elif act.verb == "pass":
-            self._game(rules.Pass(Seat(act.seat)), now)
-        elif act.verb == "undo":
-            self._game(rules.Undo(), now)
+        if self.state is None:
+            return
+        if act.verb == "penalty":
+            self._penalty(now)
+            return
+        event = self.game.act_event(self.state, act.verb, Seat(act.seat) if act.seat else None)
+        if event is not None:
+            self._game(event, now)
+
+    def _penalty(self, now: float) -> None:
+        """The group called the clue invalid: one event, or (a game that needs the
+        word to cover) the next touch names it."""
+        if self.state is None:
+            return
+        event = self.game.penalty_event(self.state)
+        if event is None:
+            self.penalty_pending = True
+            self.version += 1
         else:
-            self._game(rules.Penalty(), now)
+            self._game(event, now)
 
     def _hint(self, seats: tuple[Seat, ...], key: str, now: float) -> None:
         """A key that does nothing now: the seat's screen says what would (briefly)."""
@@ -311,28 +365,26 @@ class Stand:
         self.version += 1
 
     def _over_and_shown(self) -> bool:
-        return self.state is not None and self.state.status is not Status.PLAYING and self.revealed
+        return self.state is not None and not self.playing and self.revealed
 
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
         if press.key is KeyName.MENU:
             if press.long:
-                self.menus[seat] = Menu(seat)
+                self.menus[seat] = Menu(seat, items=items_of(self.game.name))
                 self.hints.pop(seat, None)
                 self.version += 1
             else:
                 self._hint((seat,), "hold_menu", now)  # a short press does nothing
             return
-        if self.state is None or (
-            self.state.status is not Status.PLAYING and self.revealed and press.key is KeyName.CLUE
-        ):
+        if self.state is None or (not self.playing and self.revealed and press.key is KeyName.CLUE):
             self.new_game()  # on the end screen (the key shown), clue deals the next game
             return
         if press.key is KeyName.PASS and self._over_and_shown():
             self._hint((seat,), "new_game", now)
-        elif press.key is KeyName.CLUE:
-            self._game(rules.Clue(seat), now)
-        elif press.key is KeyName.PASS:
-            self._game(rules.Pass(seat), now)
+        elif press.key in (KeyName.CLUE, KeyName.PASS):
+            event = self.game.key_event(self.state, seat, press.key.value)
+            if event is not None:
+                self._game(event, now)
         elif press.key is KeyName.UNDO:
             if self._over_and_shown():
                 self._hint((seat,), "new_game", now)  # both sides were shown: no undo
@@ -345,14 +397,18 @@ class Stand:
                 self.undo_request = UndoRequest(seat, now)
             self.version += 1
 
-    def _game(self, event: rules.Event, now: float) -> Outcome | Rejection | None:
-        """Apply a rules event; journal it (fsync) if accepted, before any redraw."""
+    def _game(self, event: Any, now: float) -> Any:
+        """Apply a rules event of the game in play; journal it (fsync) if accepted,
+        before any redraw. Returns the outcome or the refusal (None: not applied)."""
         if self.state is None:
             return None
-        if self.state.status is not Status.PLAYING and self.revealed:
+        if not self.playing and self.revealed:
             return None  # both sides were shown: the game cannot be taken back
+        game = self.game
+        was_playing = game.playing(self.state)
         state, result = self.state.apply(event)
-        if isinstance(result, Outcome):
+        refused = games.refused(result)
+        if not refused:
             try:
                 self.store.record(event)
             except JournalError as e:  # not on disk: not taken, and the screens say so
@@ -362,17 +418,18 @@ class Stand:
                 return None
             self.fault = None
             self.repaired = None  # the players have gone on from what was repaired
-            if state.status is not Status.PLAYING and self.state.status is Status.PLAYING:
+            self.penalty_pending = False
+            if not game.playing(state) and was_playing:
                 self.ended_at = now  # the end, the key held back a few seconds
-            elif state.status is Status.PLAYING:
+            elif game.playing(state):
                 self.ended_at = None
-        if isinstance(result, Rejection):
+        if refused:
             # A refusal shows for a few seconds, then the last accepted outcome is
             # back. The same finger bouncing on the word it just found is not
             # shown at all: "Agent found" must not turn into "Already covered".
-            last = self.state.outcome
+            last = game.last_outcome(self.state)
             bounce = (
-                result.reason is RejectReason.COVERED
+                result.reason.value == "covered"
                 and isinstance(event, rules.Touch)
                 and last is not None
                 and last.cell == event.cell
@@ -383,9 +440,9 @@ class Stand:
         else:
             self.refusal_shown, self.refused_at = True, None
         self.state = state
-        if isinstance(result, Outcome):
+        if not refused:
             self.hints.clear()
-        self.undo_request = None if isinstance(result, Outcome) else self.undo_request
+        self.undo_request = None if not refused else self.undo_request
         self.version += 1
         return result
 
@@ -408,7 +465,7 @@ class Stand:
         if menu.editing:
             self._edit_mission(menu, press.key)
             return
-        items = list(Item)
+        items = menu.items
         if press.key is KeyName.CLUE:
             menu.index = (menu.index - 1) % len(items)
         elif press.key is KeyName.PASS:
@@ -421,11 +478,14 @@ class Stand:
     def _choose(self, menu: Menu, now: float) -> None:
         item = menu.item
         s = self.settings
-        if item is Item.NEW_GAME:
-            in_play = self.state is not None and self.state.status is Status.PLAYING
-            if in_play and not menu.confirming:
+        if item in (Item.NEW_GAME, Item.GAME):
+            if self.playing and not menu.confirming:
                 menu.confirming = True  # a game in play: once more to leave it
-            elif not self.new_game():
+                return
+            if item is Item.GAME:  # Duet <-> classic, and a new game of it at once
+                names = games.NAMES
+                self.settings = replace(s, game=names[(names.index(s.game) + 1) % len(names)])
+            if not self.new_game():
                 self.menus.clear()  # back to the game, where "Cannot save" is shown
         elif item is Item.MISSION:
             # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
@@ -452,7 +512,7 @@ class Stand:
                 menu.confirming = True
                 return
             del self.menus[menu.seat]
-            self._game(rules.Penalty(), now)
+            self._penalty(now)
         elif item is Item.HISTORY:
             menu.history = self.store.history(limit=20)  # read once, not on every redraw
         elif item is Item.CLOSE:

@@ -27,6 +27,8 @@ class MenuItem(enum.Enum):
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
+    GAME = "game"
+    TIMER = "timer"
 
 
 @dataclass(frozen=True)
