@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cliutil import UsageError, add_card_source, load_card, read_bytes
-from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
@@ -50,6 +49,12 @@ def add_parser(sub: Any) -> None:
         "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
     )
     add_card_source(p, required=False)
+    p.add_argument(
+        "--game",
+        choices=("duet", "classic"),
+        help="the game of the next new game (default: the menu's last choice, else duet); "
+        "with --game classic, the card and the script are classic's",
+    )
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
@@ -182,6 +187,27 @@ def _card_for_first_game(card: Card | None, new_card: Any) -> Any:
         return dealt.pop() if dealt else new_card()
 
     return deal
+
+
+def _game_of(state_dir: Path) -> Any:
+    """The game a run without --game plays: the one in play in the state dir, else
+    the menu's last choice, else Duet (read only: nothing is made here)."""
+    from . import games
+    from .journal import JournalError
+    from .store import Store
+
+    if not state_dir.is_dir():
+        return games.get(games.DEFAULT)
+    reader = Store.reader(state_dir)
+    try:
+        found = reader.peek()
+        if found is not None:
+            return games.of_state(found[0])
+        saved = reader.load_settings() or {}
+    except JournalError:
+        return games.get(games.DEFAULT)  # boot says what is wrong with it
+    name = saved.get("game")
+    return games.get(name if name in games.NAMES else games.DEFAULT)
 
 
 def _refuse_card_if_playing(state_dir: Path) -> None:
@@ -347,10 +373,9 @@ class ShownLog:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The service, Pillow and the drivers load only when the stand runs.
     from keystand.drivers import factory
-    from keystand.drivers.inputs import ScriptLineError, parse_script
 
+    from . import games, screens
     from . import profile as profiles
-    from . import rules, screens
     from .panel_worker import RefreshPolicy
     from .service import Service
     from .stand import Settings, Stand
@@ -365,14 +390,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
-    card = load_card(args, sys.stdin)
+    game = games.get(args.game) if args.game else _game_of(state_dir)  # card's and script's
+    card = load_card(args, sys.stdin, game)
     steps = None
     if args.script:
         data = read_bytes(args.script, "script", sys.stdin)
-        try:
-            steps = parse_script(data, source="stdin" if args.script == "-" else args.script)
-        except ScriptLineError as e:
-            raise KeystandError(str(e)) from None
+        steps = game.input_script(data, source="stdin" if args.script == "-" else args.script)
     if card is not None:
         _refuse_card_if_playing(state_dir)
     if args.shown_log:
@@ -406,9 +429,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             reveal_delay=profile.stand.reveal_delay,
             lang=(profile.stand.lang, profile.stand.lang),
         ),
-        new_card=_card_for_first_game(card, rules.generate),
+        new_card=_card_for_first_game(card, game.generate),
     )
-    resumed = stand.boot()
+    resumed = stand.boot(args.game or (game.name if card is not None else None))
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
     for skipped in resumed.skipped if resumed else ():
