@@ -46,6 +46,7 @@ def context(stand: Stand, seat: Seat) -> games.Context:
         repaired=stand.repaired.value if stand.repaired else None,
         show_refusal=stand.refusal_shown,
         penalty_pending=stand.penalty_pending,
+        timer=stand.timer_left,
     )
 
 
@@ -73,6 +74,13 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, "confirm"))
         elif item is Item.GAME:
             lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
+        elif item is Item.TIMER:
+            if s.timer:
+                lines.append(
+                    layouts.MenuLine(entry, value_text=f"{s.timer // 60}:{s.timer % 60:02d}")
+                )
+            else:
+                lines.append(layouts.MenuLine(entry, "timer_off"))
         else:
             lines.append(layouts.MenuLine(entry))
     history = None

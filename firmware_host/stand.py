@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -34,6 +35,8 @@ log = logging.getLogger(__name__)
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
+# The turn timer's lengths the menu offers, in seconds (0: off, the default).
+TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
 MISSIONS = (
     rules.Mission(9, 9),
     rules.Mission(10, 10),
@@ -58,6 +61,7 @@ class Settings:
     # How long the end screen holds back the key, so both seats can still undo a
     # stray last touch: once they have seen the whole card the game cannot go on.
     reveal_delay: float = 10.0
+    timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
@@ -81,6 +85,7 @@ class Item(enum.Enum):
     PENALTY = "penalty"
     HISTORY = "history"
     GAME = "game"  # Duet or classic: deals a new game of the other one
+    TIMER = "timer"  # the turn timer's length (a game that has one)
 
 
 def items_of(game: str) -> tuple[Item, ...]:
@@ -139,6 +144,10 @@ class Stand:
     refusal_shown: bool = True  # False: the screens are back on the last accepted outcome
     refused_at: float | None = None  # when the refusal on screen came
     penalty_pending: bool = False  # an invalid clue called: the next touch names the word
+    timer_left: int | None = None  # seconds left on the turn timer (None: no timer running)
+    turn_started: float | None = None  # when the turn timer's clock started
+    _timer_turn: object = field(default=None, repr=False)  # the turn it runs for
+    _timer_step: int | None = field(default=None, repr=False)  # what the screens draw
     _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
 
     @property
@@ -184,6 +193,7 @@ class Stand:
                     loose_order=resumed.state.loose_order,
                     first=resumed.state.first,
                 )
+        self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
         self.version += 1
         return resumed
@@ -206,6 +216,10 @@ class Stand:
             s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
         except ValueError as e:
             log.warning("settings.json: mission: %s; kept %s", e, s.mission)
+        if data.get("timer", s.timer) in TIMER_CHOICES:
+            s = replace(s, timer=data.get("timer", s.timer))
+        else:
+            log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
         if isinstance(data.get("loose_order"), bool):
             s = replace(s, loose_order=data["loose_order"])
         if data.get("first") in (None, "A", "B"):
@@ -226,6 +240,7 @@ class Stand:
                     "loose_order": s.loose_order,
                     "first": s.first.value if s.first else None,
                     "lang": list(s.lang),
+                    "timer": s.timer,
                 }
             )
         except OSError as e:  # the choice holds for this run; the log says why not after
@@ -255,6 +270,7 @@ class Stand:
         self.menus.clear()
         self.undo_request = None
         self.penalty_pending = False
+        self._arm_timer()
         self.ended_at = None
         self.full_refresh = True
         self.version += 1
@@ -306,6 +322,8 @@ class Stand:
                 self._game_key(seat, event, now)
         else:
             raise TypeError(f"not an input event: {event!r}")
+        if self._run_timer(now):  # a turn this input began starts the clock again
+            self.version += 1
         return self.version != before
 
     @property
@@ -332,9 +350,45 @@ class Stand:
             self.ended_at = None  # the end screen with both sides: a full refresh
             self.full_refresh = True
             changed = True
+        changed = self._run_timer(now) or changed
         if changed:
             self.version += 1
         return changed
+
+    def _arm_timer(self) -> None:
+        """A new game (or a restart): the screens show the full length, and the
+        clock starts at the service's next tick (the stand has no clock of its own)."""
+        self._timer_turn = self.turn_started = None
+        timed = bool(self.settings.timer) and self.playing and self.game.has_timer
+        self.timer_left = self.settings.timer if timed else None
+        self._timer_step = self.game.timer_step(self.settings.timer) if timed else None
+
+    def _run_timer(self, now: float) -> bool:
+        """The turn timer by the service's clock: a new turn starts it at the menu's
+        length; the screens change only at its coarse steps; when it runs out the
+        turn ends, as a journaled event (so a replay ends the same turns). Not while
+        an invalid clue's cover is awaited: that ends the turn anyway. True if a
+        screen changes (the timeout's own event counts itself)."""
+        length = self.settings.timer
+        if not (length and self.playing and self.game.has_timer):
+            changed = self.timer_left is not None
+            self.timer_left = self._timer_step = self._timer_turn = self.turn_started = None
+            return changed
+        turn = self.game.turn_of(self.state)
+        if self.turn_started is None or turn != self._timer_turn:
+            self._timer_turn, self.turn_started = turn, now
+        left = max(0, math.ceil(length - (now - self.turn_started)))
+        self.timer_left = left
+        # A full disk leaves it at "time is up" until saving works again.
+        if left == 0 and not self.penalty_pending and self.fault is None:
+            result = self._game(self.game.timeout_event(self.state), now)
+            if result is not None and not games.refused(result):
+                return self._run_timer(now) or True  # the next turn's clock
+        step = self.game.timer_step(left)
+        if step != self._timer_step:
+            self._timer_step = step
+            return True
+        return False
 
     def _act(self, act: Act, now: float) -> None:
         if self.state is None:
@@ -499,6 +553,9 @@ class Stand:
                 self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
         elif item is Item.ORDER:
             self.settings = replace(s, loose_order=not s.loose_order)
+        elif item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
+            i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
+            self.settings = replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)])
         elif item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
             cycle = [None, menu.seat, menu.seat.partner]
             self.settings = replace(s, first=cycle[(cycle.index(s.first) + 1) % 3])

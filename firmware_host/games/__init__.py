@@ -91,6 +91,7 @@ class Game(Protocol):
     rules_version: int
     menu_items: tuple[str, ...]  # the stand's menu entries (stand.Item values), top down
     seat_names: tuple[tuple[str, Seat], ...]  # what `render --seat` takes, each seat
+    has_timer: bool  # whether the menu's turn timer applies to it
 
     def parse_card(self, text: str) -> Any: ...
     def card_from_code(self, code: str) -> Any: ...
@@ -124,6 +125,20 @@ class Game(Protocol):
     def penalty_event(self, state: Any) -> Any | None:
         """The penalty chosen in the menu as one event, or None when the game needs
         a word for it first (the next touch names it)."""
+        ...
+
+    def turn_of(self, state: Any) -> object:
+        """What the turn timer runs for: a new value starts its clock again (None:
+        no turn, the game is over)."""
+        ...
+
+    def timeout_event(self, state: Any) -> Any:
+        """The event of the turn timer running out now."""
+        ...
+
+    def timer_step(self, seconds: int) -> int:
+        """The seconds the screens draw a timer with `seconds` left as (they change
+        only at these steps, so the panels refresh seldom)."""
         ...
 
     def text_board(self, state: Any) -> str: ...

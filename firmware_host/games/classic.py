@@ -24,7 +24,16 @@ from ..rules import classic as rules
 from ..rules.card import SIZE
 from ..rules.classic_card import ClassicCard
 from ..rules.classic_code import generate
-from ..rules.classic_events import Clue, Event, Pass, Penalty, Touch, Undo, parse_event
+from ..rules.classic_events import (
+    Clue,
+    Event,
+    Pass,
+    Penalty,
+    Timeout,
+    Touch,
+    Undo,
+    parse_event,
+)
 from ..script import ScriptError
 from . import Context, Options, Played, Step, script_bodies
 
@@ -35,8 +44,9 @@ OPERATIVES = Seat.B
 class ClassicGame:
     name = "classic"
     rules_version = rules.RULES_VERSION
-    menu_items = ("close", "new_game", "language", "penalty", "history", "game")
+    menu_items = ("close", "new_game", "timer", "language", "penalty", "history", "game")
     seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
+    has_timer = True  # the rulebook's variant; off unless the menu sets a length
 
     def parse_card(self, text: str) -> ClassicCard:
         return ClassicCard.parse(text)
@@ -149,6 +159,17 @@ class ClassicGame:
         # No cover is possible now; the rules judge the phase and the guesses before
         # the word, so any word gets the refusal that says why (no clue, too late).
         return Penalty(0, 0)
+
+    def turn_of(self, state: rules.Classic) -> object:
+        return state.turn
+
+    def timeout_event(self, state: rules.Classic) -> Event:
+        return Timeout(state.team)
+
+    def timer_step(self, seconds: int) -> int:
+        from ..layouts.classic import timer_shown  # the screens' own steps
+
+        return timer_shown(seconds)
 
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""

@@ -39,6 +39,7 @@ class DuetGame:
         "game",
     )
     seat_names = (("A", Seat.A), ("B", Seat.B))
+    has_timer = False  # Duet's time is its bank of turns
 
     def parse_card(self, text: str) -> Card:
         return Card.parse(text)
@@ -124,6 +125,15 @@ class DuetGame:
 
     def penalty_event(self, state: Duet) -> rules.Event | None:
         return rules.Penalty()
+
+    def turn_of(self, state: Duet) -> object:
+        return None
+
+    def timeout_event(self, state: Duet) -> rules.Event:
+        raise TypeError("Duet has no turn timer")
+
+    def timer_step(self, seconds: int) -> int:
+        return seconds
 
     def text_board(self, state: Duet) -> str:
         return summary.board(state)
