@@ -189,25 +189,33 @@ def _card_for_first_game(card: Card | None, new_card: Any) -> Any:
     return deal
 
 
-def _game_of(state_dir: Path) -> Any:
-    """The game a run without --game plays: the one in play in the state dir, else
-    the menu's last choice, else Duet (read only: nothing is made here)."""
+def _game_of(state_dir: Path, asked: str | None, script: bool) -> Any:
+    """The game a run's card and script are read as: `asked` (--game), else the one
+    in play in the state dir, else the menu's last choice, else Duet (read only:
+    nothing is made here). A script for another game than the one in play is
+    refused: its lines would go to the wrong game."""
     from . import games
     from .journal import JournalError
     from .store import Store
 
-    if not state_dir.is_dir():
-        return games.get(games.DEFAULT)
-    reader = Store.reader(state_dir)
-    try:
-        found = reader.peek()
-        if found is not None:
-            return games.of_state(found[0])
-        saved = reader.load_settings() or {}
-    except JournalError:
-        return games.get(games.DEFAULT)  # boot says what is wrong with it
-    name = saved.get("game")
-    return games.get(name if name in games.NAMES else games.DEFAULT)
+    in_play, saved = None, None
+    if state_dir.is_dir():
+        reader = Store.reader(state_dir)
+        try:
+            found = reader.peek()
+            in_play = games.of_state(found[0]) if found else None
+            saved = (reader.load_settings() or {}).get("game")
+        except (JournalError, OSError):
+            pass  # start-up says what is wrong with it
+    if asked is None:
+        return in_play or games.get(saved if saved in games.NAMES else games.DEFAULT)
+    game = games.get(asked)
+    if script and in_play is not None and in_play.name != game.name:
+        raise UsageError(
+            f"a {in_play.name} game is in play in {state_dir}: a --game {game.name} script "
+            f"cannot go to it. Finish it, abandon it (menu > Game), or give another --state-dir"
+        )
+    return game
 
 
 def _refuse_card_if_playing(state_dir: Path) -> None:
@@ -374,8 +382,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The service, Pillow and the drivers load only when the stand runs.
     from keystand.drivers import factory
 
-    from . import games, screens
     from . import profile as profiles
+    from . import screens
     from .panel_worker import RefreshPolicy
     from .service import Service
     from .stand import Settings, Stand
@@ -390,7 +398,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
-    game = games.get(args.game) if args.game else _game_of(state_dir)  # card's and script's
+    game = _game_of(state_dir, args.game, bool(args.script))  # the card's and script's
     card = load_card(args, sys.stdin, game)
     steps = None
     if args.script:

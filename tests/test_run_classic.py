@@ -123,3 +123,18 @@ def classic_card_of(state: Path) -> ClassicCard:
     found = Store.reader(state).peek()
     assert found is not None and isinstance(found[0], Classic)
     return found[0].card
+
+
+def test_a_classic_script_is_refused_while_a_duet_game_is_in_play(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    duet = tmp_path / "duet.txt"
+    duet.write_text("clue A\n")
+    assert run_script(state, duet).returncode == 0
+    classic = tmp_path / "classic.txt"
+    classic.write_text("clue red 2\n")
+    done = run_script(state, classic, "--game", "classic")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"keystand run: a duet game is in play in {state}: a --game classic script cannot go "
+        "to it. Finish it, abandon it (menu > Game), or give another --state-dir"
+    )
