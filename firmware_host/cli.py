@@ -243,7 +243,8 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
             json.dump(data, out)
             out.write("\n")
         else:
-            print(f"{game.name} game {game_id}: {data['status']}, {data['phase']}", file=out)
+            won = f", {data['winner']} wins ({data['reason']})" if data.get("winner") else ""
+            print(f"{game.name} game {game_id}: {data['status']}{won}, {data['phase']}", file=out)
             print(game.text_board(state), file=out)
         return 0
     data = state_json(state)
@@ -268,6 +269,8 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
         else:
             score = "" if g.get("score") is None else f", score {g['score']}"
             why = f" ({g['reason']})" if g.get("reason") else ""
+            if g.get("winner"):  # classic: a team won
+                why = f" by {g['winner']}{why}"
             print(
                 f"{g.get('date', '?')}  {g.get('mission', '?')}  {g.get('result', '?')}{why}"
                 f"{score}  card {g.get('card_code', '?')}",

@@ -126,3 +126,10 @@ def test_classic_history_entry(tmp_path: Path) -> None:
     assert entry["game"] == "classic" and entry["winner"] == "red"
     assert (entry["result"], entry["reason"], entry["card_code"]) == ("won", "assassin", CODE)
     assert stand.store.campaign() == {"missions": {}}  # classic keeps no campaign
+    from io import StringIO
+
+    from keystand.cli import main
+
+    out = StringIO()
+    assert main(["history", "--state-dir", str(tmp_path)], out=out) == 0
+    assert f"classic  won by red (assassin)  card {CODE}" in out.getvalue()
