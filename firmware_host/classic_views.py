@@ -61,6 +61,7 @@ _LAST = {
     Result.PASS: ClassicLastKind.PASS,
     Result.PENALTY: ClassicLastKind.PENALTY,
     Result.UNDO: ClassicLastKind.UNDO,
+    Result.TIME_UP: ClassicLastKind.TIME_UP,
 }
 # Refusals whose reason depends on the key: shown to the spymasters only.
 SECRET_REFUSALS = frozenset({RejectReason.PENALTY_NOT_THEIR_WORD})

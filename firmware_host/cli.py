@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import doctor, profilecheck, render, run
+from . import doctor, games, profilecheck, render, run
 from .cliutil import (
     EXIT_USAGE,
     Parser,
@@ -25,6 +25,18 @@ from .cliutil import (
 from .rules import Duet, KeystandError, Mission, Rejection, Seat, generate
 from .script import parse_script
 from .summary import BOARD_LEGEND, board, state_json
+
+CLASSIC_LEGEND = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+
+
+def _add_game(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--game",
+        choices=games.NAMES,
+        default=games.DEFAULT,
+        help="duet (the default) or classic Codenames",
+    )
+
 
 __all__ = ["EXIT_USAGE", "UsageError", "main"]
 
@@ -65,9 +77,11 @@ def _parser() -> argparse.ArgumentParser:
         "--seed", type=_seed, help="a whole number from 0; omit for a fresh random card"
     )
     new.add_argument("--json", action="store_true", help="print {card, code} as JSON")
+    _add_game(new)
     show = card_sub.add_parser("show", help="check a card and print both sides and its code")
     add_card_source(show)
     show.add_argument("--json", action="store_true", help="print {card, code} as JSON")
+    _add_game(show)
 
     play = sub.add_parser(
         "play",
@@ -77,14 +91,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_card_source(play)
     play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")
-    play.add_argument(
-        "--mission", default="9-9", metavar="T-M", help="T turns, M mistakes (default 9-9)"
-    )
+    play.add_argument("--mission", metavar="T-M", help="Duet: T turns, M mistakes (default 9-9)")
     play.add_argument(
         "--loose-order", action="store_true", help="a seat may give two clues in a row"
     )
     play.add_argument("--first", choices=["A", "B"], help="only this seat may give the first clue")
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
+    _add_game(play)
 
     run.add_parser(sub)
     render.add_parser(sub)
@@ -103,9 +116,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    if args.game != "duet":
+        return _play_game(args, out, stdin)
     card = load_card(args, stdin)
     assert card is not None  # the card source is required
-    mission = Mission.parse(args.mission)
+    mission = Mission.parse(args.mission or "9-9")
     source = "stdin" if args.script == "-" else args.script
     steps = parse_script(read_bytes(args.script, "script", stdin), source=source)
     first = Seat(args.first) if args.first else None
@@ -143,8 +158,57 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     return 0
 
 
+def _play_game(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """`keystand play` for a game other than Duet, through the games seam."""
+    game = games.get(args.game)
+    for option, given in (
+        ("--mission", args.mission),
+        ("--loose-order", args.loose_order),
+        ("--first", args.first),
+    ):
+        if given:
+            raise UsageError(f"{option} is Duet's: {game.name} has no such choice")
+    card = load_card(args, stdin, game)
+    source = "stdin" if args.script == "-" else args.script
+    steps = game.script(read_bytes(args.script, "script", stdin), source=source)
+    state = game.start(card)
+    rejected = []
+    refused = []
+    for step in steps:
+        state, result = state.apply(step.event)
+        if games.refused(result):
+            refused.append((step.line, result))
+            rejected.append(
+                {"line": step.line, "event": str(result.event), "reason": result.reason.value}
+            )
+    d = game.summary(state, rejected)
+    if args.json:
+        json.dump(d, out)
+        out.write("\n")
+        return 0
+    print(f"{game.name}, {len(steps)} events: {d['status']}", file=out, end="")
+    if d.get("winner"):
+        print(f", {d['winner']} wins ({d['reason']})", file=out, end="")
+    print(file=out)
+    for key, value in d.items():
+        if key not in ("status", "winner", "reason", "covered", "rejected"):
+            print(f"{key.replace('_', ' ')} {value if value is not None else '-'}", file=out)
+    print(game.text_board(state), file=out)
+    print(f"  ({CLASSIC_LEGEND})", file=out)
+    for line, r in refused:
+        print(f"rejected: line {line} {str(r.event)!r}: {r.message}", file=out)
+    return 0
+
+
 def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    card = generate(args.seed) if args.card_command == "new" else load_card(args, stdin)
+    if args.game != "duet":
+        game = games.get(args.game)
+        if args.card_command == "new":
+            card = game.generate(args.seed)
+        else:
+            card = load_card(args, stdin, game)
+    else:
+        card = generate(args.seed) if args.card_command == "new" else load_card(args, stdin)
     assert card is not None
     if args.json:
         json.dump({"card": card.text, "code": card.code}, out)
@@ -174,6 +238,17 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     if found is None:
         raise UsageError(f"no game in {root} (is it the service's state dir?)")
     state, game_id = found
+    if not isinstance(state, Duet):
+        game = games.of_state(state)
+        data = game.summary(state)
+        if args.json:
+            json.dump(data, out)
+            out.write("\n")
+        else:
+            won = f", {data['winner']} wins ({data['reason']})" if data.get("winner") else ""
+            print(f"{game.name} game {game_id}: {data['status']}{won}, {data['phase']}", file=out)
+            print(game.text_board(state), file=out)
+        return 0
     data = state_json(state)
     if args.json:
         json.dump(data, out)
@@ -196,6 +271,8 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
         else:
             score = "" if g.get("score") is None else f", score {g['score']}"
             why = f" ({g['reason']})" if g.get("reason") else ""
+            if g.get("winner"):  # classic: a team won
+                why = f" by {g['winner']}{why}"
             print(
                 f"{g.get('date', '?')}  {g.get('mission', '?')}  {g.get('result', '?')}{why}"
                 f"{score}  card {g.get('card_code', '?')}",

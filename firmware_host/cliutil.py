@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .rules import Card, CardError, KeystandError
 
@@ -56,10 +56,11 @@ def read_text(path: str, what: str, stdin: TextIO) -> str:
         raise UsageError(f"cannot read {what} {path!r}: not UTF-8 text (byte {e.start})") from e
 
 
-def load_card(args: argparse.Namespace, stdin: TextIO) -> Card | None:
-    """The card the arguments name, or None when they name none (optional source)."""
+def load_card(args: argparse.Namespace, stdin: TextIO, game: Any = None) -> Any:
+    """The card the arguments name, or None when they name none (optional source);
+    a Duet card, or `game`'s (a keystand.games.Game) when given."""
     if getattr(args, "card_code", None) is not None:
-        return Card.from_code(args.card_code)
+        return game.card_from_code(args.card_code) if game else Card.from_code(args.card_code)
     if getattr(args, "card", None) is not None:
         text = args.card
     elif getattr(args, "card_file", None) is not None:
@@ -67,6 +68,6 @@ def load_card(args: argparse.Namespace, stdin: TextIO) -> Card | None:
     else:
         return None
     try:
-        return Card.parse(text)
+        return game.parse_card(text) if game else Card.parse(text)
     except CardError as e:
         raise CardError(f"bad card: {e}") from None

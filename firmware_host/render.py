@@ -3,6 +3,8 @@
     keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG
                     [--geometry] [--lang en|de|ru] [--mission T-M] [--loose-order]
                     [--rotation DEG] [--all]
+    keystand render --game classic --card CARD [--script FILE]
+                    --seat spymasters|operatives ...
 
 The PNG is upright as the seat reads it. `--geometry` prints a JSON object
 mapping each table cell index ("0".."24") to its box [x0, y0, x1, y1] in that
@@ -20,9 +22,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from . import games
 from .cliutil import EXIT_USAGE, add_card_source, load_card, read_bytes
-from .rules import Duet, KeystandError, Mission, Seat
-from .script import parse_script
+from .rules import KeystandError, Mission, Seat
 
 if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
     from PIL import Image
@@ -49,7 +51,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     add_card_source(p)
     p.add_argument("--script", metavar="FILE", help="script file, - for stdin (default: none)")
-    p.add_argument("--seat", required=True, metavar="A|B", help="whose screen")
+    p.add_argument(
+        "--seat",
+        required=True,
+        metavar="A|B",
+        help="whose screen (classic: spymasters or operatives)",
+    )
+    p.add_argument(
+        "--game",
+        choices=games.NAMES,
+        default=games.DEFAULT,
+        help="duet (the default) or classic Codenames",
+    )
     p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))
     p.add_argument("--out", required=True, metavar="PNG", help="the PNG (a directory with --all)")
     p.add_argument(
@@ -86,23 +99,28 @@ def _spec(args: argparse.Namespace) -> PanelSpec:
         raise RenderError(str(e)) from None
 
 
-def _seat(text: str) -> Seat:
-    try:
-        return Seat.parse(text)
-    except ValueError as e:
-        raise RenderError(str(e)) from None
+def _seat(text: str, game: games.Game) -> Seat:
+    if game.name == "duet":
+        try:
+            return Seat.parse(text)
+        except ValueError as e:
+            raise RenderError(str(e)) from None
+    names = dict(game.seat_names)
+    if text.strip().lower() not in names:
+        raise RenderError(f"seat {text!r}: a {game.name} seat is {' or '.join(names)}")
+    return names[text.strip().lower()]
 
 
-def _states(args: argparse.Namespace, stdin: TextIO) -> list[Duet]:
+def _states(args: argparse.Namespace, stdin: TextIO, game: games.Game) -> list[Any]:
     """The game before the first event and after each one."""
-    card = load_card(args, stdin)
+    card = load_card(args, stdin, None if game.name == "duet" else game)
     assert card is not None  # the card source is required
-    mission = Mission.parse(args.mission)
-    state = Duet.start(card, mission, loose_order=args.loose_order)
+    options = games.Options(Mission.parse(args.mission), args.loose_order)
+    state = game.start(card, options)
     states = [state]
     if args.script is not None:
         source = "stdin" if args.script == "-" else args.script
-        for step in parse_script(read_bytes(args.script, "script", stdin), source=source):
+        for step in game.script(read_bytes(args.script, "script", stdin), source=source):
             state, _ = state.apply(step.event)
             states.append(state)
     return states
@@ -129,17 +147,18 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO | None
 
 
 def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    from . import views
     from .layouts import languages, render_with_boxes
 
-    seat = _seat(args.seat)
+    game = games.get(args.game)
+    seat = _seat(args.seat, game)
     spec = _spec(args)
     if args.lang not in languages():
         raise RenderError(f"language {args.lang!r}: expected one of {', '.join(languages())}")
-    states = _states(args, stdin)
+    states = _states(args, stdin, game)
     target = Path(args.out)
     if not args.all:
-        image, boxes = render_with_boxes(views.for_seat(states[-1], seat), spec, args.lang)
+        view = game.view(states[-1], seat, games.Context())
+        image, boxes = render_with_boxes(view, spec, args.lang)
         _save(image, target)
         if args.geometry:
             json.dump(_geometry(boxes), out)
@@ -151,7 +170,7 @@ def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise RenderError(f"cannot make directory {args.out!r}: {e.strerror or e}") from None
     index: dict[str, Any] = {}
     for n, state in enumerate(states):
-        image, boxes = render_with_boxes(views.for_seat(state, seat), spec, args.lang)
+        image, boxes = render_with_boxes(game.view(state, seat, games.Context()), spec, args.lang)
         name = f"{n:03d}.png"
         _save(image, target / name)
         index[name] = _geometry(boxes)

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cliutil import UsageError, add_card_source, load_card, read_bytes
-from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
@@ -50,6 +49,12 @@ def add_parser(sub: Any) -> None:
         "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
     )
     add_card_source(p, required=False)
+    p.add_argument(
+        "--game",
+        choices=("duet", "classic"),
+        help="the game of the next new game (default: the menu's last choice, else duet); "
+        "with --game classic, the card and the script are classic's",
+    )
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
@@ -182,6 +187,35 @@ def _card_for_first_game(card: Card | None, new_card: Any) -> Any:
         return dealt.pop() if dealt else new_card()
 
     return deal
+
+
+def _game_of(state_dir: Path, asked: str | None, script: bool) -> Any:
+    """The game a run's card and script are read as: `asked` (--game), else the one
+    in play in the state dir, else the menu's last choice, else Duet (read only:
+    nothing is made here). A script for another game than the one in play is
+    refused: its lines would go to the wrong game."""
+    from . import games
+    from .journal import JournalError
+    from .store import Store
+
+    in_play, saved = None, None
+    if state_dir.is_dir():
+        reader = Store.reader(state_dir)
+        try:
+            found = reader.peek()
+            in_play = games.of_state(found[0]) if found else None
+            saved = (reader.load_settings() or {}).get("game")
+        except (JournalError, OSError):
+            pass  # start-up says what is wrong with it
+    if asked is None:
+        return in_play or games.get(saved if saved in games.NAMES else games.DEFAULT)
+    game = games.get(asked)
+    if script and in_play is not None and in_play.name != game.name:
+        raise UsageError(
+            f"a {in_play.name} game is in play in {state_dir}: a --game {game.name} script "
+            f"cannot go to it. Finish it, abandon it (menu > Game), or give another --state-dir"
+        )
+    return game
 
 
 def _refuse_card_if_playing(state_dir: Path) -> None:
@@ -347,10 +381,10 @@ class ShownLog:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The service, Pillow and the drivers load only when the stand runs.
     from keystand.drivers import factory
-    from keystand.drivers.inputs import InputError, ScriptLineError, parse_script
+    from keystand.drivers.inputs import InputError
 
     from . import profile as profiles
-    from . import rules, screens
+    from . import screens
     from .inputs_setup import build as build_inputs
     from .panel_worker import RefreshPolicy
     from .service import Service
@@ -366,14 +400,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
-    card = load_card(args, sys.stdin)
+    game = _game_of(state_dir, args.game, bool(args.script))  # the card's and script's
+    card = load_card(args, sys.stdin, game)
     steps = None
     if args.script:
         data = read_bytes(args.script, "script", sys.stdin)
-        try:
-            steps = parse_script(data, source="stdin" if args.script == "-" else args.script)
-        except ScriptLineError as e:
-            raise KeystandError(str(e)) from None
+        steps = game.input_script(data, source="stdin" if args.script == "-" else args.script)
     if card is not None:
         _refuse_card_if_playing(state_dir)
     if args.shown_log:
@@ -412,9 +444,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             reveal_delay=profile.stand.reveal_delay,
             lang=(profile.stand.lang, profile.stand.lang),
         ),
-        new_card=_card_for_first_game(card, rules.generate),
+        new_card=_card_for_first_game(card, game.generate),
     )
-    resumed = stand.boot()
+    resumed = stand.boot(args.game or (game.name if card is not None else None))
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
     for skipped in resumed.skipped if resumed else ():

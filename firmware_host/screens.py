@@ -1,7 +1,8 @@
 """What each seat's panel shows now: the stand -> a view -> a layout -> an image.
 
-The game goes through `views.for_seat` (the secrecy boundary); a seat in its
-menu sees the menu, drawn from the stand's settings only (no key).
+The game goes through its game's `view` (keystand.games: the secrecy
+boundary); a seat in its menu sees the menu, drawn from the stand's settings
+only (no key).
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from PIL import Image
 
 from keystand.drivers.display import Panel
 
-from . import layouts, views
-from .rules import Rejection, Seat, Status
+from . import games, layouts, views
+from .rules import Seat
 from .stand import Item, Stand
-from .summary import state_json
 
 
 def spec(panel: Panel) -> layouts.PanelSpec:
@@ -24,31 +24,35 @@ def spec(panel: Panel) -> layouts.PanelSpec:
 
 def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     lang = stand.settings.lang_of(seat)
-    view: layouts.SeatView | layouts.NeutralView | layouts.MenuView
+    view: layouts.AnyView
     if seat in stand.menus:
         view = menu_view(stand, seat)
     elif stand.state is None:  # no game: the disk refused to save a new one, or idle
         view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
-        asked = stand.undo_request.seat if stand.undo_request else None
-        hint = stand.hints[seat][0] if seat in stand.hints else None
-        if hint is None and stand.calibrating is not None:
-            hint = "calibrate"  # until the touch comes: both screens ask for it
-        view = views.for_seat(
-            stand.state,
-            seat,
-            undo_asked=asked,
-            reveal=stand.revealed,
-            cannot_save=stand.fault is not None,
-            input_lost=bool(stand.inputs_lost),
-            partner_panel_failed=seat.partner in stand.panel_faults,
-            hint=hint,
-            cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
-            repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
-            show_refusal=stand.refusal_shown,
-            next_mission=stand.settings.mission,
-        )
+        view = stand.game.view(stand.state, seat, context(stand, seat))
     return layouts.render(view, spec(panel), lang)
+
+
+def context(stand: Stand, seat: Seat) -> games.Context:
+    """The stand's own state `seat`'s screen may show beside the game."""
+    hint = stand.hints[seat][0] if seat in stand.hints else None
+    if hint is None and stand.calibrating is not None:
+        hint = "calibrate"  # until the touch comes: both screens ask for it
+    return games.Context(
+        undo_asked=stand.undo_request.seat if stand.undo_request else None,
+        reveal=stand.revealed,
+        cannot_save=stand.fault is not None,
+        input_lost=bool(stand.inputs_lost),
+        partner_panel_failed=seat.partner in stand.panel_faults,
+        hint=hint,
+        repaired=stand.repaired.value if stand.repaired else None,
+        show_refusal=stand.refusal_shown,
+        penalty_pending=stand.penalty_pending,
+        timer=stand.timer_left,
+        cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
+        next_mission=stand.settings.mission,
+    )
 
 
 def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
@@ -63,7 +67,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         elif item is Item.MISSION:
             label = views.mission_label(s.mission)
             game = stand.state
-            waits = game is not None and game.status is Status.PLAYING and game.mission != s.mission
+            waits = stand.playing and getattr(game, "mission", s.mission) != s.mission
             lines.append(
                 layouts.MenuLine(
                     entry,
@@ -78,8 +82,21 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, f"first_{first}"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
-        elif item in (Item.NEW_GAME, Item.PENALTY) and menu.confirming and item is menu.item:
+        elif (
+            item in (Item.NEW_GAME, Item.GAME, Item.PENALTY)
+            and menu.confirming
+            and (item is menu.item)
+        ):
             lines.append(layouts.MenuLine(entry, "confirm"))
+        elif item is Item.GAME:
+            lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
+        elif item is Item.TIMER:
+            if s.timer:
+                lines.append(
+                    layouts.MenuLine(entry, value_text=f"{s.timer // 60}:{s.timer % 60:02d}")
+                )
+            else:
+                lines.append(layouts.MenuLine(entry, "timer_off"))
         else:
             lines.append(layouts.MenuLine(entry))
     history = None
@@ -113,7 +130,9 @@ def public(stand: Stand) -> dict[str, Any]:
     last = stand.state.last if stand.state else None
     return {
         "game": stand.store.game_id,
-        "state": state_json(stand.state) if stand.state else None,
-        "refused": last.message if isinstance(last, Rejection) and stand.refusal_shown else None,
+        "state": stand.game.summary(stand.state) if stand.state else None,
+        "refused": last.message
+        if last is not None and games.refused(last) and stand.refusal_shown
+        else None,
         "cannot_save": stand.fault,
     }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,9 +25,9 @@ from typing import Any
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 from keystand.drivers.inputs.touchfilter import Orientation
 
-from . import cursor, rules
+from . import cursor, games, rules
 from .journal import JournalError
-from .rules import Duet, Mission, Outcome, Phase, Rejection, RejectReason, Seat, Status
+from .rules import Duet, Mission, Phase, Seat
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
 
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
+# The turn timer's lengths the menu offers, in seconds (0: off, the default).
+TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
 MISSIONS = (
     rules.Mission(9, 9),
     rules.Mission(10, 10),
@@ -50,6 +53,7 @@ MISSIONS = (
 class Settings:
     """What the next new game is played with, and each seat's language."""
 
+    game: str = games.DEFAULT  # the game the next new game is (a games.NAMES name)
     mission: Mission = rules.STANDARD
     loose_order: bool = False
     first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
@@ -58,14 +62,20 @@ class Settings:
     # How long the end screen holds back the key, so both seats can still undo a
     # stray last touch: once they have seen the whole card the game cannot go on.
     reveal_delay: float = 10.0
+    timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
 
+    @property
+    def options(self) -> games.Options:
+        return games.Options(self.mission, self.loose_order, self.first)
+
 
 class Item(enum.Enum):
-    """The menu's entries, top to bottom. The menu opens on Close, so a double
-    press of the menu key closes it again instead of doing anything."""
+    """The menu's entries. Each game lists the ones it has, top to bottom (its
+    `menu_items`); the menu opens on Close, so a double press of the menu key
+    closes it again instead of doing anything."""
 
     CLOSE = "close"
     NEW_GAME = "new_game"
@@ -76,17 +86,24 @@ class Item(enum.Enum):
     PENALTY = "penalty"
     HISTORY = "history"
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
+    GAME = "game"  # Duet or classic: deals a new game of the other one
+    TIMER = "timer"  # the turn timer's length (a game that has one)
+
+
+def items_of(game: str) -> tuple[Item, ...]:
+    """The menu entries of the game called `game`, top to bottom."""
+    return tuple(Item(name) for name in games.get(game).menu_items)
 
 
 @dataclass
 class Menu:
     seat: Seat
     index: int = 0
+    items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    confirming: bool = False  # New game (a game in play) or Invalid clue chosen once
+    confirming: bool = False  # New game, Game (a game in play) or Invalid clue chosen once
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
-    items: tuple[Item, ...] = tuple(i for i in Item if i is not Item.CALIBRATE)  # this stand's
 
     @property
     def item(self) -> Item:
@@ -112,8 +129,10 @@ class Stand:
 
     store: Store
     settings: Settings = field(default_factory=Settings)
-    new_card: Callable[[], rules.Card] = rules.generate
-    state: Duet | None = None
+    # The dealer of new cards; a card of another game than the one dealt is
+    # passed over for one of that game's own (its `generate`).
+    new_card: Callable[[], Any] = rules.generate
+    state: Any = None  # the game in play, a state of its game (games.of_state)
     menus: dict[Seat, Menu] = field(default_factory=dict)
     undo_request: UndoRequest | None = None
     full_refresh: bool = True  # the next frames want a full refresh
@@ -133,15 +152,36 @@ class Stand:
     calibrating: Seat | None = None  # the next touch sets the grid's orientation
     cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
     cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
-    _card: rules.Card | None = field(default=None, repr=False)  # dealt, not yet on disk
+    penalty_pending: bool = False  # an invalid clue called: the next touch names the word
+    timer_left: int | None = None  # seconds left on the turn timer (None: no timer running)
+    turn_started: float | None = None  # when the turn timer's clock started
+    _timer_turn: object = field(default=None, repr=False)  # the turn it runs for
+    _timer_step: int | None = field(default=None, repr=False)  # what the screens draw
+    _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
+
+    @property
+    def game(self) -> games.Game:
+        """The game in play (or, with none, the one the next new game is)."""
+        if self.state is not None:
+            return games.of_state(self.state)
+        return games.get(self.settings.game)
+
+    @property
+    def playing(self) -> bool:
+        """Whether there is a game and it is not over."""
+        return self.state is not None and self.game.playing(self.state)
 
     # ----- start-up -------------------------------------------------------------------
 
-    def boot(self) -> Resumed | None:
+    def boot(self, game: str | None = None) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game.
-        The menu's choices saved in the state dir (languages, the next game's
-        mission, order and first clue) come back as they were left."""
+        The menu's choices saved in the state dir (languages, the game, the next
+        game's mission, order and first clue) come back as they were left;
+        `game` (a name) overrides the saved game for the next new game."""
         saved = self._load_settings()
+        if game is not None and games.get(game).name != self.settings.game:
+            self.settings = replace(self.settings, game=games.get(game).name)
+            self._save_settings()
         try:
             resumed = self.store.resume()
         except JournalError as e:  # kept aside by the store: nothing is lost
@@ -154,13 +194,15 @@ class Stand:
             self.new_game()
         else:
             self.state = resumed.state
-            if not saved:  # a state dir from before settings were kept: the game's own
+            if not saved and isinstance(resumed.state, rules.Duet):
+                # A state dir from before settings were kept: the game's own.
                 self.settings = replace(
                     self.settings,
                     mission=resumed.state.mission,
                     loose_order=resumed.state.loose_order,
                     first=resumed.state.first,
                 )
+        self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
         self.version += 1
         return resumed
@@ -175,10 +217,18 @@ class Stand:
         if data is None:
             return False
         s = self.settings
+        if data.get("game", s.game) in games.NAMES:
+            s = replace(s, game=data.get("game", s.game))
+        else:
+            log.warning("settings.json: game %r: expected one of %s", data["game"], games.NAMES)
         try:
             s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
         except ValueError as e:
             log.warning("settings.json: mission: %s; kept %s", e, s.mission)
+        if data.get("timer", s.timer) in TIMER_CHOICES:
+            s = replace(s, timer=data.get("timer", s.timer))
+        else:
+            log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
         if isinstance(data.get("loose_order"), bool):
             s = replace(s, loose_order=data["loose_order"])
         if data.get("first") in (None, "A", "B"):
@@ -194,10 +244,12 @@ class Stand:
         try:
             self.store.save_settings(
                 {
+                    "game": s.game,
                     "mission": str(s.mission),
                     "loose_order": s.loose_order,
                     "first": s.first.value if s.first else None,
                     "lang": list(s.lang),
+                    "timer": s.timer,
                 }
             )
         except OSError as e:  # the choice holds for this run; the log says why not after
@@ -206,13 +258,11 @@ class Stand:
     def new_game(self) -> bool:
         """Deal a new game, once its start is on disk; until then the stand keeps
         the game it has (or none) and the screens say it cannot save."""
+        game = games.get(self.settings.game)
         card = self._card if self._card is not None else self.new_card()
-        state = Duet.start(
-            card,
-            self.settings.mission,
-            loose_order=self.settings.loose_order,
-            first=self.settings.first,
-        )
+        if not game.owns(card):
+            card = game.generate()
+        state = game.start(card, self.settings.options)
         try:
             self.store.start_game(state, previous=self.state)
         except (JournalError, OSError) as e:
@@ -229,6 +279,8 @@ class Stand:
         self.state = state
         self.menus.clear()
         self.undo_request = None
+        self.penalty_pending = False
+        self._arm_timer()
         self.ended_at = None
         self.full_refresh = True
         self.version += 1
@@ -259,7 +311,7 @@ class Stand:
 
     # ----- inputs -----------------------------------------------------------------------
 
-    def handle(self, event: InputEvent, now: float) -> bool:
+    def handle(self, event: InputEvent | games.Played, now: float) -> bool:
         """Act on one input; True if anything a screen shows changed."""
         self.tick(now)
         before = self.version
@@ -268,8 +320,13 @@ class Stand:
                 self._calibrate(event, now)
             elif self._over_and_shown():  # a touch on the end screen: say how to go on
                 self._hint(tuple(Seat), "new_game", now)
-            else:
-                self._game(rules.Touch(event.row, event.col), now)
+            elif self.state is not None:
+                touched = self.game.touch_event(
+                    self.state, event.row, event.col, penalty=self.penalty_pending
+                )
+                self._game(touched, now)
+        elif isinstance(event, games.Played):
+            self._game(event.event, now)
         elif isinstance(event, Act):
             self._act(event, now)
         elif isinstance(event, Press):
@@ -280,6 +337,8 @@ class Stand:
                 self._game_key(seat, event, now)
         else:
             raise TypeError(f"not an input event: {event!r}")
+        if self._run_timer(now):  # a turn this input began starts the clock again
+            self.version += 1
         return self.version != before
 
     @property
@@ -306,19 +365,67 @@ class Stand:
             self.ended_at = None  # the end screen with both sides: a full refresh
             self.full_refresh = True
             changed = True
+        changed = self._run_timer(now) or changed
         if changed:
             self.version += 1
         return changed
 
+    def _arm_timer(self) -> None:
+        """A new game (or a restart): the screens show the full length, and the
+        clock starts at the service's next tick (the stand has no clock of its own)."""
+        self._timer_turn = self.turn_started = None
+        timed = bool(self.settings.timer) and self.playing and self.game.has_timer
+        self.timer_left = self.settings.timer if timed else None
+        self._timer_step = self.game.timer_step(self.settings.timer) if timed else None
+
+    def _run_timer(self, now: float) -> bool:
+        """The turn timer by the service's clock: a new turn starts it at the menu's
+        length; the screens change only at its coarse steps; when it runs out the
+        turn ends, as a journaled event (so a replay ends the same turns). Not while
+        an invalid clue's cover is awaited: that ends the turn anyway. True if a
+        screen changes (the timeout's own event counts itself)."""
+        length = self.settings.timer
+        if not (length and self.playing and self.game.has_timer):
+            changed = self.timer_left is not None
+            self.timer_left = self._timer_step = self._timer_turn = self.turn_started = None
+            return changed
+        turn = self.game.turn_of(self.state)
+        if self.turn_started is None or turn != self._timer_turn:
+            self._timer_turn, self.turn_started = turn, now
+        left = max(0, math.ceil(length - (now - self.turn_started)))
+        self.timer_left = left
+        # A full disk leaves it at "time is up" until saving works again.
+        if left == 0 and not self.penalty_pending and self.fault is None:
+            result = self._game(self.game.timeout_event(self.state), now)
+            if result is not None and not games.refused(result):
+                return self._run_timer(now) or True  # the next turn's clock
+        step = self.game.timer_step(left)
+        if step != self._timer_step:
+            self._timer_step = step
+            return True
+        return False
+
     def _act(self, act: Act, now: float) -> None:
-        if act.verb == "clue":
-            self._game(rules.Clue(Seat(act.seat)), now)
-        elif act.verb == "pass":
-            self._game(rules.Pass(Seat(act.seat)), now)
-        elif act.verb == "undo":
-            self._game(rules.Undo(), now)
+        if self.state is None:
+            return
+        if act.verb == "penalty":
+            self._penalty(now)
+            return
+        event = self.game.act_event(self.state, act.verb, Seat(act.seat) if act.seat else None)
+        if event is not None:
+            self._game(event, now)
+
+    def _penalty(self, now: float) -> None:
+        """The group called the clue invalid: one event, or (a game that needs the
+        word to cover) the next touch names it."""
+        if self.state is None:
+            return
+        event = self.game.penalty_event(self.state)
+        if event is None:
+            self.penalty_pending = True
+            self.version += 1
         else:
-            self._game(rules.Penalty(), now)
+            self._game(event, now)
 
     def _hint(self, seats: tuple[Seat, ...], key: str, now: float) -> None:
         """A key that does nothing now: the seat's screen says what would (briefly)."""
@@ -327,12 +434,13 @@ class Stand:
         self.version += 1
 
     def _over_and_shown(self) -> bool:
-        return self.state is not None and self.state.status is not Status.PLAYING and self.revealed
+        return self.state is not None and not self.playing and self.revealed
 
     def cursor_of(self, seat: Seat) -> int | None:
         """The table cell of `seat`'s cursor while it is that seat's turn to guess
         on a buttons-only stand; None otherwise (and always for the partner)."""
-        if not self.cursor_keys or self.state is None or seat in self.menus:
+        # Duet only: classic's operatives share one screen and one set of keys.
+        if not self.cursor_keys or not isinstance(self.state, Duet) or seat in self.menus:
             return None
         state = self.state
         if state.phase not in (Phase.GUESSING, Phase.SUDDEN_DEATH) or state.guesser is not seat:
@@ -362,17 +470,15 @@ class Stand:
             else:
                 self._hint((seat,), "hold_menu", now)  # a short press does nothing
             return
-        if self.state is None or (
-            self.state.status is not Status.PLAYING and self.revealed and press.key is KeyName.CLUE
-        ):
+        if self.state is None or (not self.playing and self.revealed and press.key is KeyName.CLUE):
             self.new_game()  # on the end screen (the key shown), clue deals the next game
             return
         if press.key is KeyName.PASS and self._over_and_shown():
             self._hint((seat,), "new_game", now)
-        elif press.key is KeyName.CLUE:
-            self._game(rules.Clue(seat), now)
-        elif press.key is KeyName.PASS:
-            self._game(rules.Pass(seat), now)
+        elif press.key in (KeyName.CLUE, KeyName.PASS):
+            event = self.game.key_event(self.state, seat, press.key.value)
+            if event is not None:
+                self._game(event, now)
         elif press.key is KeyName.UNDO:
             if self._over_and_shown():
                 self._hint((seat,), "new_game", now)  # both sides were shown: no undo
@@ -385,14 +491,18 @@ class Stand:
                 self.undo_request = UndoRequest(seat, now)
             self.version += 1
 
-    def _game(self, event: rules.Event, now: float) -> Outcome | Rejection | None:
-        """Apply a rules event; journal it (fsync) if accepted, before any redraw."""
+    def _game(self, event: Any, now: float) -> Any:
+        """Apply a rules event of the game in play; journal it (fsync) if accepted,
+        before any redraw. Returns the outcome or the refusal (None: not applied)."""
         if self.state is None:
             return None
-        if self.state.status is not Status.PLAYING and self.revealed:
+        if not self.playing and self.revealed:
             return None  # both sides were shown: the game cannot be taken back
+        game = self.game
+        was_playing = game.playing(self.state)
         state, result = self.state.apply(event)
-        if isinstance(result, Outcome):
+        refused = games.refused(result)
+        if not refused:
             try:
                 self.store.record(event)
             except JournalError as e:  # not on disk: not taken, and the screens say so
@@ -402,17 +512,18 @@ class Stand:
                 return None
             self.fault = None
             self.repaired = None  # the players have gone on from what was repaired
-            if state.status is not Status.PLAYING and self.state.status is Status.PLAYING:
+            self.penalty_pending = False
+            if not game.playing(state) and was_playing:
                 self.ended_at = now  # the end, the key held back a few seconds
-            elif state.status is Status.PLAYING:
+            elif game.playing(state):
                 self.ended_at = None
-        if isinstance(result, Rejection):
+        if refused:
             # A refusal shows for a few seconds, then the last accepted outcome is
             # back. The same finger bouncing on the word it just found is not
             # shown at all: "Agent found" must not turn into "Already covered".
-            last = self.state.outcome
+            last = game.last_outcome(self.state)
             bounce = (
-                result.reason is RejectReason.COVERED
+                result.reason.value == "covered"
                 and isinstance(event, rules.Touch)
                 and last is not None
                 and last.cell == event.cell
@@ -423,9 +534,9 @@ class Stand:
         else:
             self.refusal_shown, self.refused_at = True, None
         self.state = state
-        if isinstance(result, Outcome):
+        if not refused:
             self.hints.clear()
-        self.undo_request = None if isinstance(result, Outcome) else self.undo_request
+        self.undo_request = None if not refused else self.undo_request
         self.version += 1
         return result
 
@@ -458,7 +569,8 @@ class Stand:
 
     def menu_items(self) -> tuple[Item, ...]:
         """The menu's entries: "Calibrate grid" only on a stand with a grid."""
-        return tuple(i for i in Item if i is not Item.CALIBRATE or self.grid is not None)
+        own = items_of(self.game.name)
+        return (*own, Item.CALIBRATE) if self.grid is not None else own
 
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         before = self.settings
@@ -490,11 +602,14 @@ class Stand:
     def _choose(self, menu: Menu, now: float) -> None:
         item = menu.item
         s = self.settings
-        if item is Item.NEW_GAME:
-            in_play = self.state is not None and self.state.status is Status.PLAYING
-            if in_play and not menu.confirming:
+        if item in (Item.NEW_GAME, Item.GAME):
+            if self.playing and not menu.confirming:
                 menu.confirming = True  # a game in play: once more to leave it
-            elif not self.new_game():
+                return
+            if item is Item.GAME:  # Duet <-> classic, and a new game of it at once
+                names = games.NAMES
+                self.settings = replace(s, game=names[(names.index(s.game) + 1) % len(names)])
+            if not self.new_game():
                 self.menus.clear()  # back to the game, where "Cannot save" is shown
         elif item is Item.MISSION:
             # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
@@ -508,6 +623,9 @@ class Stand:
                 self.settings = replace(s, mission=presets[presets.index(s.mission) + 1])
         elif item is Item.ORDER:
             self.settings = replace(s, loose_order=not s.loose_order)
+        elif item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
+            i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
+            self.settings = replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)])
         elif item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
             cycle = [None, menu.seat, menu.seat.partner]
             self.settings = replace(s, first=cycle[(cycle.index(s.first) + 1) % 3])
@@ -521,7 +639,7 @@ class Stand:
                 menu.confirming = True
                 return
             del self.menus[menu.seat]
-            self._game(rules.Penalty(), now)
+            self._penalty(now)
         elif item is Item.CALIBRATE:
             del self.menus[menu.seat]
             self.calibrating = Seat.A  # the screens ask for seat A's top-left word

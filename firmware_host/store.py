@@ -7,8 +7,11 @@
     <state dir>/settings.json        the menu's choices: next mission, order, languages
 
 Everything is created readable by the service user only. A game's first record
-is its start (card, mission, order, id); every other record is one accepted
-event in the script text form (`touch 1 2`), so a journal reads like a script.
+is its start (the game's name and rules version, its card and choices, an id:
+the game's own `start_record`); every other record is one accepted event in the
+game's script text form (`touch 1 2`), so a journal reads like a script. The
+store knows no game by name: each record goes through the game it names
+(`keystand.games`), and a start record that names none is Duet's.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import games
 from .journal import Journal, JournalError, Record, Recovery, fsync_dir, read
-from .rules import Card, Duet, Event, EventError, Mission, Rejection, Seat, parse_event
+from .rules import EventError
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
@@ -43,7 +47,7 @@ def default_state_dir() -> Path:
 class Resumed:
     """The game found in the state dir on start, and what had to be repaired."""
 
-    state: Duet
+    state: Any  # a game's state (games.of_state names the game)
     game_id: str
     recovery: Recovery
     skipped: tuple[str, ...] = ()  # records that could not be used, with why
@@ -123,7 +127,7 @@ class Store:
             return None
         return Resumed(state, game_id, recovery, skipped)
 
-    def peek(self) -> tuple[Duet, str] | None:
+    def peek(self) -> tuple[Any, str] | None:
         """The current game and its id, read without changing anything on disk."""
         if not self.current_path.exists():
             return None
@@ -133,28 +137,25 @@ class Store:
         state, game_id, _ = self._replay(records)
         return state, game_id
 
-    def _replay(self, records: list[Record]) -> tuple[Duet, str, tuple[str, ...]]:
+    def _replay(self, records: list[Record]) -> tuple[Any, str, tuple[str, ...]]:
         head = records[0].data
         try:
-            card = Card.parse(str(head["card"]))
-            mission = Mission.parse(str(head["mission"]))
-            loose = bool(head.get("loose", False))
-            first = Seat(head["first"]) if head.get("first") else None
+            game = games.of_record(head)
+            state = game.from_start_record(head)
             game_id = str(head["id"])
-        except (KeyError, ValueError) as e:  # CardError and MissionError are ValueErrors
+        except (KeyError, ValueError) as e:  # CardError, MissionError, GameError: ValueErrors
             raise JournalError(f"{self.current_path}: start record unusable ({e})") from e
-        state = Duet.start(card, mission, loose_order=loose, first=first)
         skipped = []
         for record in records[1:]:
             if record.data.get("t") == "end":
                 continue
             try:
-                event = parse_event(str(record.data["e"]))
+                event = game.parse_event(str(record.data["e"]))
             except (KeyError, EventError) as e:
                 skipped.append(f"record {record.seq}: {e}")
                 continue
             after, result = state.apply(event)
-            if isinstance(result, Rejection):
+            if games.refused(result):
                 # Journaled as accepted, refused now (rules changed, or the file
                 # was edited): reported on start, and the game goes on without it.
                 skipped.append(f"record {record.seq}: {event}: refused ({result.message})")
@@ -166,7 +167,7 @@ class Store:
     def _next_path(self) -> Path:
         return self.root / NEXT
 
-    def start_game(self, state: Duet, *, previous: Duet | None = None) -> None:
+    def start_game(self, state: Any, *, previous: Any = None) -> None:
         """Journal a new game from `state`, then archive the current one (if any):
         the new game's start record is on disk (in `next.journal`) before anything
         of the old game changes, so a disk that refuses leaves the old game as it
@@ -183,10 +184,7 @@ class Store:
                     "t": "start",
                     "id": game_id,
                     "at": _now(),
-                    "card": state.card.text,
-                    "mission": str(state.mission),
-                    "loose": state.loose_order,
-                    "first": state.first.value if state.first else None,
+                    **games.of_state(state).start_record(state),
                 }
             )
             if previous is not None and self.game_id is not None:  # not archived yet
@@ -203,13 +201,13 @@ class Store:
         self._journal = journal
         self.game_id = game_id
 
-    def record(self, event: Event) -> None:
+    def record(self, event: object) -> None:
         """Journal one accepted event; returns once it is on disk."""
         if self._journal is None:
             raise JournalError("no game is being journaled")
         self._journal.append({"t": "event", "e": str(event), "at": _now()})
 
-    def finish(self, state: Duet) -> dict[str, Any]:
+    def finish(self, state: Any) -> dict[str, Any]:
         """Close the current game: a history line, the journal kept under games/.
 
         First an end record goes into the journal: after a power cut part way
@@ -220,28 +218,21 @@ class Store:
             self._journal.append({"t": "end", "at": _now(), "result": state.status.value})
         return self._archive(state)
 
-    def _archive(self, state: Duet) -> dict[str, Any]:
+    def _archive(self, state: Any) -> dict[str, Any]:
         if self.game_id is None:  # never a history line, file or count named None
             raise JournalError("no game is being journaled: nothing to archive")
-        entry = {
-            "id": self.game_id,
-            "date": _now(),
-            "mission": str(state.mission),
-            "result": state.status.value if state.status.value != "playing" else "abandoned",
-            "reason": state.reason.value if state.reason else None,
-            "score": state.score,
-            "card_code": state.card.code,
-            "turns_used": state.turns_used,
-            "agents_found": state.agents_found,
-        }
+        game = games.of_state(state)
+        entry = {"id": self.game_id, "date": _now(), "game": game.name}
+        entry.update(game.history_entry(state))
+        score = game.score(state)
         if not any(g.get("id") == self.game_id for g in self.history(limit=3)):
             with open(self.root / "history.jsonl", "a", encoding="utf-8") as f:
                 os.fchmod(f.fileno(), 0o600)
                 f.write(json.dumps(entry, sort_keys=True) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-        if state.score is not None:
-            self._campaign_win(str(state.mission), state.score, str(self.game_id))
+        if score is not None:
+            self._campaign_win(str(entry["mission"]), score, str(self.game_id))
         if self._journal is not None:
             self._journal.close()
             self._journal = None

@@ -28,6 +28,8 @@ class MenuItem(enum.Enum):
     PENALTY = "penalty"
     CALIBRATE = "calibrate"
     HISTORY = "history"
+    GAME = "game"
+    TIMER = "timer"
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .classic_card import ClassicCard, ClassicKey, Team
-from .classic_events import Clue, Event, Pass, Penalty, Touch, Undo
+from .classic_events import Clue, Event, Pass, Penalty, Timeout, Touch, Undo
 from .errors import KeystandError
 
 # Bump when a change would replay an old event list to a different state (for the
@@ -78,6 +78,7 @@ class RejectReason(_Named):
     PENALTY_AFTER_GUESS = "penalty_after_guess"
     PENALTY_NOT_THEIR_WORD = "penalty_not_their_word"
     NOTHING_TO_UNDO = "nothing_to_undo"
+    TIMEOUT_OUT_OF_TURN = "timeout_out_of_turn"
 
     @property
     def message(self) -> str:
@@ -101,6 +102,7 @@ _MESSAGES = {
         "the other team's spymaster covers one of their own words: that word is not theirs"
     ),
     RejectReason.NOTHING_TO_UNDO: "nothing to undo",
+    RejectReason.TIMEOUT_OUT_OF_TURN: "the timer runs out on the team on turn only",
 }
 
 
@@ -135,6 +137,7 @@ class Result(_Named):
     PASS = "pass"
     PENALTY = "penalty"
     UNDO = "undo"
+    TIME_UP = "time_up"  # the turn timer ran out: the turn ends
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,8 @@ class Classic:
             result = self._pass(event)
         elif isinstance(event, Penalty):
             result = self._penalty(event)
+        elif isinstance(event, Timeout):
+            result = self._timeout(event)
         else:
             raise TypeError(f"not a classic event: {event!r}")
         if isinstance(result, RejectReason):
@@ -392,6 +397,14 @@ class Classic:
         return state, Outcome(
             event, Result.PENALTY, self.team, cell, key, turn_over=True, winner=winner
         )
+
+    def _timeout(self, event: Timeout) -> tuple[Classic, Outcome] | RejectReason:
+        # The rulebook's timer variant says nothing of what happens when the time is
+        # up; the stand ends the turn, as most groups play it (docs/classic-rules.md),
+        # in either phase: a spymaster who found no clue loses the turn too.
+        if event.team is not self.team:
+            return RejectReason.TIMEOUT_OUT_OF_TURN
+        return self._end_turn(), Outcome(event, Result.TIME_UP, team=event.team, turn_over=True)
 
     def _end_turn(self) -> Classic:
         # "Wenn euer Zug endet, ist das andere Team am Zug."

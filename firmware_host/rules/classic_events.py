@@ -1,7 +1,9 @@
 """The inputs the classic rules take: small immutable values, validated on construction.
 
 The script text of docs/design.md "Contracts": `clue red|blue [N|unlimited]`,
-`touch R C`, `pass red|blue`, `penalty R C`, `undo`. `Touch` and `Undo` are
+`touch R C`, `pass red|blue`, `penalty R C`, `undo`; and `timeout red|blue`,
+the turn timer running out (the stand's clock sends it and journals it, so a
+replay ends the same turns). `Touch` and `Undo` are
 Duet's own (the same words, the same meaning). A malformed event (a cell off
 the grid, a number out of range, an unknown team) cannot be built and raises
 EventError; a well-formed one the rules refuse now comes back as a Rejection.
@@ -104,7 +106,21 @@ class Penalty:
         return f"penalty {self.row} {self.col}"
 
 
-Event = Clue | Touch | Pass | Penalty | Undo
+@dataclass(frozen=True)
+class Timeout:
+    """The turn timer ran out on `team`'s turn: the turn ends, whatever its phase."""
+
+    team: Team
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.team, Team):
+            raise EventError(f"timeout: team {self.team!r} is not red or blue")
+
+    def __str__(self) -> str:
+        return f"timeout {self.team.value}"
+
+
+Event = Clue | Touch | Pass | Penalty | Undo | Timeout
 
 
 def _cell_args(text: str, args: list[str], usage: str) -> tuple[int, int]:
@@ -155,10 +171,14 @@ def parse_event(text: str) -> Event:
         if len(args) != 1:
             raise EventError(f"{line!r}: expected 'pass red|blue'")
         return Pass(_team(line, args[0]))
+    if verb == "timeout":
+        if len(args) != 1:
+            raise EventError(f"{line!r}: expected 'timeout red|blue'")
+        return Timeout(_team(line, args[0]))
     if verb == "undo":
         if args:
             raise EventError(f"{line!r}: expected 'undo'")
         return Undo()
     raise EventError(
-        f"{line!r}: unknown event {verb!r} (expected clue, touch, pass, penalty or undo)"
+        f"{line!r}: unknown event {verb!r} (expected clue, touch, pass, penalty, undo or timeout)"
     )

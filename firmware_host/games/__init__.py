@@ -1,0 +1,218 @@
+"""The games the stand plays, each behind one seam, found by name (`get("classic")`).
+
+A game gives: its cards (parse, code, generate), its rules (start, apply,
+replay: the state's own `apply`), its event text, its journal start record (the
+game's name and a rules version), its JSON summary, its menu entries, what a
+seat's keys and a touch mean, and its screens (`view`, the secrecy boundary).
+The stand, the store, the screens and the CLI ask the game for all of these and
+know no game by name.
+
+Light on purpose (the standard library and the rules): `keystand card new`
+imports it and must not load Pillow. A game's screens load the layouts only
+when a screen is drawn.
+
+A start record without a game's name was written before there were two games:
+it is Duet's (`of_record`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from keystand.drivers.inputs.script import ScriptLineError, script_lines
+
+from ..rules import KeystandError, Mission, Rejection, Seat
+from ..rules import classic as _classic
+from ..rules.mission import STANDARD
+from ..script import ScriptError
+
+NAMES = ("duet", "classic")
+DEFAULT = "duet"
+
+
+class GameError(KeystandError, ValueError):
+    """A game's name that names none, or a journal of a game or rules this keystand
+    does not know."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """The next new game's choices from the menu (each game takes what it has)."""
+
+    mission: Mission = STANDARD
+    loose_order: bool = False
+    first: Seat | None = None
+
+
+@dataclass(frozen=True)
+class Context:
+    """The stand's own state a screen may show beside the game (faults, a pending
+    undo or penalty, the turn timer): public, or the seat's own."""
+
+    undo_asked: Seat | None = None
+    reveal: bool = True
+    cannot_save: bool = False
+    input_lost: bool = False
+    partner_panel_failed: bool = False
+    hint: str | None = None
+    repaired: str | None = None  # a Repair's value
+    show_refusal: bool = True
+    penalty_pending: bool = False
+    timer: int | None = None  # seconds left on the turn timer (None: no timer)
+    cursor: int | None = None  # buttons only: the word this seat's own cursor is on
+    next_mission: Any = None  # the mission chosen for the next game (a game that has them)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One game event of a script and the line it stands on (1-based)."""
+
+    line: int
+    event: Any
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game event named directly in its own text (a script line of `keystand run`
+    for a game whose words the input drivers do not know): the stand applies it
+    as it is."""
+
+    event: Any
+
+    def __str__(self) -> str:
+        return str(self.event)
+
+
+class Game(Protocol):
+    """What the stand, the store, the screens and the CLI need of one game."""
+
+    name: str
+    rules_version: int
+    menu_items: tuple[str, ...]  # the stand's menu entries (stand.Item values), top down
+    seat_names: tuple[tuple[str, Seat], ...]  # what `render --seat` takes, each seat
+    has_timer: bool  # whether the menu's turn timer applies to it
+
+    def parse_card(self, text: str) -> Any: ...
+    def card_from_code(self, code: str) -> Any: ...
+    def generate(self, seed: int | None = None) -> Any: ...
+    def owns(self, thing: object) -> bool:
+        """Whether `thing` is this game's card or state."""
+        ...
+
+    def start(self, card: Any, options: Options | None = None) -> Any: ...
+    def parse_event(self, text: str) -> Any: ...
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]: ...
+    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+        """`keystand run --script`: (line, input event, seconds to wait or Played)
+        for each line; the first malformed line raises ScriptError."""
+        ...
+
+    def start_record(self, state: Any) -> dict[str, Any]: ...
+    def from_start_record(self, head: dict[str, Any]) -> Any: ...
+    def playing(self, state: Any) -> bool: ...
+    def last_outcome(self, state: Any) -> Any: ...
+    def summary(self, state: Any, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]: ...
+    def history_entry(self, state: Any) -> dict[str, Any]: ...
+    def score(self, state: Any) -> int | None: ...
+    def key_event(self, state: Any, seat: Seat, key: str) -> Any | None:
+        """The rules event of a seat's clue or pass key now (None: the key does
+        nothing for this seat)."""
+        ...
+
+    def act_event(self, state: Any, verb: str, seat: Seat | None) -> Any | None: ...
+    def touch_event(self, state: Any, row: int, col: int, *, penalty: bool) -> Any: ...
+    def penalty_event(self, state: Any) -> Any | None:
+        """The penalty chosen in the menu as one event, or None when the game needs
+        a word for it first (the next touch names it)."""
+        ...
+
+    def turn_of(self, state: Any) -> object:
+        """What the turn timer runs for: a new value starts its clock again (None:
+        no turn, the game is over)."""
+        ...
+
+    def timeout_event(self, state: Any) -> Any:
+        """The event of the turn timer running out now."""
+        ...
+
+    def timer_step(self, seconds: int) -> int:
+        """The seconds the screens draw a timer with `seconds` left as (they change
+        only at these steps, so the panels refresh seldom)."""
+        ...
+
+    def text_board(self, state: Any) -> str: ...
+    def view(self, state: Any, seat: Seat, context: Context) -> Any:
+        """What `seat`'s screen shows: the layouts' view (the secrecy boundary)."""
+        ...
+
+
+def get(name: str) -> Game:
+    """The game called `name`; GameError names the games there are."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key not in NAMES:
+        raise GameError(f"game {name!r}: expected one of {', '.join(NAMES)}")
+    module = importlib.import_module(f"{__name__}.{key}")
+    game: Game = module.GAME
+    return game
+
+
+def of_state(state: object) -> Game:
+    """The game `state` is a moment of."""
+    for name in NAMES:
+        game = get(name)
+        if game.owns(state):
+            return game
+    raise GameError(f"not a game state: {type(state).__name__}")
+
+
+def of_record(head: dict[str, Any]) -> Game:
+    """The game of a journal's start record (none named: Duet, as before classic),
+    refusing a rules version this keystand does not know."""
+    game = get(str(head.get("game", "duet")))
+    version = head.get("rules", 1)
+    if version != game.rules_version:
+        raise GameError(
+            f"a {game.name} game journaled under rules version {version!r}; this keystand "
+            f"plays version {game.rules_version}"
+        )
+    return game
+
+
+def refused(result: object) -> bool:
+    """Whether what a game's `apply` returned is a refusal (any game's)."""
+    return isinstance(result, Rejection | _classic.Rejection)
+
+
+def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of script text that is not blank or a
+    comment, by the one rule every reader of script text follows."""
+    try:
+        lines = script_lines(data, source=source)
+    except ScriptLineError as e:
+        raise ScriptError(e.detail, line=e.line, source=source) from None
+    out = []
+    for number, raw in enumerate(lines, start=1):
+        body = raw.split("#", 1)[0].strip()
+        if body:
+            out.append((number, body))
+    return out
+
+
+__all__ = [
+    "DEFAULT",
+    "NAMES",
+    "Context",
+    "Game",
+    "GameError",
+    "Options",
+    "Played",
+    "Step",
+    "get",
+    "of_record",
+    "of_state",
+    "refused",
+    "script_bodies",
+]

@@ -1,0 +1,198 @@
+"""Classic Codenames behind the games seam: the rules of `keystand.rules.classic`,
+the screens of `keystand.classic_views`.
+
+On the stand the two screens take the two roles (docs/classic-screens.md): seat
+A's panel faces the spymasters and shows the key, seat B's faces the operatives
+and shows only what the table knows. So the keys: the spymasters' clue key
+gives the clue of the team on turn (without a number: no guess limit, the
+group keeps the count), the operatives' pass key ends their turn; undo needs
+both seats, as in Duet. The penalty from the menu needs a word: the next touch
+names the other team's word its spymaster covers. A script names every event
+in full (`clue red 2`, `penalty 1 3`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from keystand.drivers.inputs import parse_line
+
+from ..rules import EventError, Seat
+from ..rules import classic as rules
+from ..rules.card import SIZE
+from ..rules.classic_card import ClassicCard
+from ..rules.classic_code import generate
+from ..rules.classic_events import (
+    Clue,
+    Event,
+    Pass,
+    Penalty,
+    Timeout,
+    Touch,
+    Undo,
+    parse_event,
+)
+from ..script import ScriptError
+from . import Context, Options, Played, Step, script_bodies
+
+SPYMASTERS = Seat.A  # the seat whose panel faces the spymasters
+OPERATIVES = Seat.B
+
+
+class ClassicGame:
+    name = "classic"
+    rules_version = rules.RULES_VERSION
+    menu_items = ("close", "new_game", "timer", "language", "penalty", "history", "game")
+    seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
+    has_timer = True  # the rulebook's variant; off unless the menu sets a length
+
+    def parse_card(self, text: str) -> ClassicCard:
+        return ClassicCard.parse(text)
+
+    def card_from_code(self, code: str) -> ClassicCard:
+        return ClassicCard.from_code(code)
+
+    def generate(self, seed: int | None = None) -> ClassicCard:
+        if seed is not None and seed < 0:
+            raise ValueError(f"seed {seed}: expected 0 or more")
+        return generate(None if seed is None else random.Random(seed))
+
+    def owns(self, thing: object) -> bool:
+        return isinstance(thing, ClassicCard | rules.Classic)
+
+    def start(self, card: ClassicCard, options: Options | None = None) -> rules.Classic:
+        return rules.Classic.start(card)
+
+    def parse_event(self, text: str) -> Event:
+        return parse_event(text)
+
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]:
+        steps = []
+        for number, body in script_bodies(data, source=source):
+            verb = body.split()[0].lower()
+            if verb == "wait":
+                continue  # the rules have no clock
+            if verb == "press":
+                raise ScriptError(
+                    f"{body!r}: press lines need the stand's keys (keystand run --script)",
+                    line=number,
+                    source=source,
+                )
+            try:
+                steps.append(Step(number, parse_event(body)))
+            except EventError as e:
+                raise ScriptError(str(e), line=number, source=source) from None
+        return steps
+
+    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+        # The stand's own lines (press, wait, touch, undo) as every script has
+        # them; the team's events (clue red 2, pass blue, penalty 1 3) as the game's.
+        steps: list[tuple[int, Any]] = []
+        for number, body in script_bodies(data, source=source):
+            verb = body.split()[0].lower()
+            try:
+                if verb in ("press", "wait", "touch", "undo"):
+                    steps.append((number, parse_line(body)))
+                else:
+                    steps.append((number, Played(parse_event(body))))
+            except ValueError as e:  # EventError is one
+                raise ScriptError(str(e), line=number, source=source) from None
+        return steps
+
+    def start_record(self, state: rules.Classic) -> dict[str, Any]:
+        return {"game": self.name, "rules": self.rules_version, "card": state.card.text}
+
+    def from_start_record(self, head: dict[str, Any]) -> rules.Classic:
+        return rules.Classic.start(ClassicCard.parse(str(head["card"])))
+
+    def playing(self, state: rules.Classic) -> bool:
+        return state.status is rules.Status.PLAYING
+
+    def last_outcome(self, state: rules.Classic) -> rules.Outcome | None:
+        return state.last if isinstance(state.last, rules.Outcome) else None
+
+    def summary(
+        self, state: rules.Classic, rejected: Sequence[dict[str, Any]] = ()
+    ) -> dict[str, Any]:
+        return rules.summary(state, rejected)
+
+    def history_entry(self, state: rules.Classic) -> dict[str, Any]:
+        over = state.status is rules.Status.OVER
+        return {
+            "mission": "classic",
+            "result": "won" if over else "abandoned",  # classic always has a winner
+            "winner": state.winner.value if state.winner else None,
+            "reason": state.reason.value if state.reason else None,
+            "score": None,
+            "card_code": state.card.code,
+        }
+
+    def score(self, state: rules.Classic) -> int | None:
+        return None
+
+    def key_event(self, state: rules.Classic, seat: Seat, key: str) -> Event | None:
+        team = state.turn
+        if team is None:
+            return None
+        if key == "clue" and seat is SPYMASTERS:
+            return Clue(team)
+        if key == "pass" and seat is OPERATIVES:
+            return Pass(team)
+        return None
+
+    def act_event(self, state: rules.Classic, verb: str, seat: Seat | None) -> Event | None:
+        if verb == "undo":
+            return Undo()
+        team = state.turn
+        if team is None:
+            return None
+        return Clue(team) if verb == "clue" else Pass(team) if verb == "pass" else None
+
+    def touch_event(self, state: rules.Classic, row: int, col: int, *, penalty: bool) -> Event:
+        return Penalty(row, col) if penalty else Touch(row, col)
+
+    def penalty_event(self, state: rules.Classic) -> Event | None:
+        if state.phase is rules.Phase.GUESSING and not state.guesses:
+            return None  # the other spymaster's next touch names the word
+        # No cover is possible now; the rules judge the phase and the guesses before
+        # the word, so any word gets the refusal that says why (no clue, too late).
+        return Penalty(0, 0)
+
+    def turn_of(self, state: rules.Classic) -> object:
+        return state.turn
+
+    def timeout_event(self, state: rules.Classic) -> Event:
+        return Timeout(state.team)
+
+    def timer_step(self, seconds: int) -> int:
+        from ..layouts.classic import timer_shown  # the screens' own steps
+
+        return timer_shown(seconds)
+
+    def text_board(self, state: rules.Classic) -> str:
+        """The table as the spymasters see it: the tile on each covered word."""
+        rows = []
+        for r in range(SIZE):
+            marks = [
+                state.card.key(SIZE * r + c).value if SIZE * r + c in state.covered else "·"
+                for c in range(SIZE)
+            ]
+            rows.append("  " + " ".join(marks))
+        return "\n".join(rows)
+
+    def view(self, state: rules.Classic, seat: Seat, context: Context) -> Any:
+        from .. import classic_views
+
+        build = classic_views.spymasters if seat is SPYMASTERS else classic_views.operatives
+        return build(
+            state,
+            penalty_pending=context.penalty_pending and state.phase is rules.Phase.GUESSING,
+            timer=context.timer,
+            cannot_save=context.cannot_save,
+            input_lost=context.input_lost,
+        )
+
+
+GAME = ClassicGame()

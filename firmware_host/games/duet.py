@@ -1,0 +1,160 @@
+"""Codenames Duet behind the games seam: the rules of `keystand.rules`, the views
+of `keystand.views`, the JSON of `keystand.summary`.
+
+Seats: A and B, each with its own side of the key card. Keys: clue gives the
+clue (in sudden death "I am guessing"), pass ends the turn. Its journal start
+record is the one Duet always wrote (card, mission, order, first clue), with the
+game's name and rules version added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from keystand.drivers.inputs import parse_script as parse_input_script
+from keystand.drivers.inputs.script import ScriptLineError
+
+from .. import rules, summary
+from ..rules import Card, Duet, Mission, Seat
+from ..script import ScriptError, parse_script
+from . import Context, Options, Step
+
+# Bump when a change would replay an old event list to a different state.
+RULES_VERSION = 1
+
+
+class DuetGame:
+    name = "duet"
+    rules_version = RULES_VERSION
+    menu_items = (
+        "close",
+        "new_game",
+        "mission",
+        "order",
+        "first_clue",
+        "language",
+        "penalty",
+        "history",
+        "game",
+    )
+    seat_names = (("A", Seat.A), ("B", Seat.B))
+    has_timer = False  # Duet's time is its bank of turns
+
+    def parse_card(self, text: str) -> Card:
+        return Card.parse(text)
+
+    def card_from_code(self, code: str) -> Card:
+        return Card.from_code(code)
+
+    def generate(self, seed: int | None = None) -> Card:
+        return rules.generate(seed)
+
+    def owns(self, thing: object) -> bool:
+        return isinstance(thing, Card | Duet)
+
+    def start(self, card: Card, options: Options | None = None) -> Duet:
+        options = options or Options()
+        return Duet.start(
+            card, options.mission, loose_order=options.loose_order, first=options.first
+        )
+
+    def parse_event(self, text: str) -> rules.Event:
+        return rules.parse_event(text)
+
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]:
+        return [Step(s.line, s.event) for s in parse_script(data, source=source)]
+
+    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+        try:
+            return list(parse_input_script(data, source=source))
+        except ScriptLineError as e:
+            raise ScriptError(e.detail, line=e.line, source=source) from None
+
+    def start_record(self, state: Duet) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "rules": self.rules_version,
+            "card": state.card.text,
+            "mission": str(state.mission),
+            "loose": state.loose_order,
+            "first": state.first.value if state.first else None,
+        }
+
+    def from_start_record(self, head: dict[str, Any]) -> Duet:
+        card = Card.parse(str(head["card"]))
+        mission = Mission.parse(str(head["mission"]))
+        first = Seat(head["first"]) if head.get("first") else None
+        return Duet.start(card, mission, loose_order=bool(head.get("loose", False)), first=first)
+
+    def playing(self, state: Duet) -> bool:
+        return state.status is rules.Status.PLAYING
+
+    def last_outcome(self, state: Duet) -> rules.Outcome | None:
+        return state.outcome
+
+    def summary(self, state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+        return summary.state_json(state, rejected)
+
+    def history_entry(self, state: Duet) -> dict[str, Any]:
+        return {
+            "mission": str(state.mission),
+            "result": state.status.value if state.status.value != "playing" else "abandoned",
+            "reason": state.reason.value if state.reason else None,
+            "score": state.score,
+            "card_code": state.card.code,
+            "turns_used": state.turns_used,
+            "agents_found": state.agents_found,
+        }
+
+    def score(self, state: Duet) -> int | None:
+        return state.score
+
+    def key_event(self, state: Duet, seat: Seat, key: str) -> rules.Event | None:
+        return rules.Clue(seat) if key == "clue" else rules.Pass(seat)
+
+    def act_event(self, state: Duet, verb: str, seat: Seat | None) -> rules.Event | None:
+        if verb == "clue" and seat is not None:
+            return rules.Clue(seat)
+        if verb == "pass" and seat is not None:
+            return rules.Pass(seat)
+        return rules.Undo() if verb == "undo" else rules.Penalty()
+
+    def touch_event(self, state: Duet, row: int, col: int, *, penalty: bool) -> rules.Event:
+        return rules.Touch(row, col)
+
+    def penalty_event(self, state: Duet) -> rules.Event | None:
+        return rules.Penalty()
+
+    def turn_of(self, state: Duet) -> object:
+        return None
+
+    def timeout_event(self, state: Duet) -> rules.Event:
+        raise TypeError("Duet has no turn timer")
+
+    def timer_step(self, seconds: int) -> int:
+        return seconds
+
+    def text_board(self, state: Duet) -> str:
+        return summary.board(state)
+
+    def view(self, state: Duet, seat: Seat, context: Context) -> Any:
+        from .. import layouts, views
+
+        return views.for_seat(
+            state,
+            seat,
+            undo_asked=context.undo_asked,
+            reveal=context.reveal,
+            cannot_save=context.cannot_save,
+            input_lost=context.input_lost,
+            partner_panel_failed=context.partner_panel_failed,
+            hint=context.hint,
+            repaired=layouts.Repaired(context.repaired) if context.repaired else None,
+            show_refusal=context.show_refusal,
+            cursor=context.cursor,
+            next_mission=context.next_mission,
+        )
+
+
+GAME = DuetGame()

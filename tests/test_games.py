@@ -1,0 +1,135 @@
+"""The games seam: each game found by name, its journal start record, old Duet
+journals, and the stand and store playing classic through the same code as Duet."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from keystand import games, screens
+from keystand.drivers.display import SimPanel
+from keystand.drivers.inputs import KeyName, Press, Touch
+from keystand.journal import encode
+from keystand.rules import Clue, Duet, Seat, generate
+from keystand.rules.classic import Classic
+from keystand.rules.classic_card import ClassicCard
+from keystand.rules.classic_events import parse_event
+from keystand.stand import Item, Settings, Stand
+from keystand.store import Store
+
+CODE = "9CY-EPF-ZXQ"  # blue starts; 0 0 blue, 1 0 red, 1 3 the assassin
+CLASSIC = ClassicCard.from_code(CODE)
+
+
+def test_games_by_name() -> None:
+    assert games.get("duet").name == "duet" and games.get("Classic").name == "classic"
+    with pytest.raises(games.GameError, match="game 'chess': expected one of duet, classic"):
+        games.get("chess")
+    assert games.of_state(Duet.start(generate(1))).name == "duet"
+    assert games.of_state(Classic.start(CLASSIC)).name == "classic"
+
+
+def test_a_start_record_names_its_game_and_rules_version(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.start_game(Classic.start(CLASSIC))
+    store.record(parse_event("clue blue 2"))
+    store.close()
+    first = (tmp_path / "current.journal").read_bytes().splitlines()[0]
+    head = json.loads(first.split(b" ", 4)[4])
+    assert (head["game"], head["rules"], head["card"]) == ("classic", 1, CLASSIC.text)
+    resumed = Store(tmp_path).resume()
+    assert resumed is not None
+    assert resumed.state == Classic.replay(CLASSIC, [parse_event("clue blue 2")])
+
+
+def test_a_journal_from_before_games_is_duet(tmp_path: Path) -> None:
+    card = generate(5)
+    start = {"t": "start", "id": "old1", "at": "", "card": card.text, "mission": "9-9"}
+    (tmp_path / "current.journal").write_bytes(
+        encode(0, start) + encode(1, {"t": "event", "e": "clue A", "at": ""})
+    )
+    resumed = Store(tmp_path).resume()
+    assert resumed is not None and resumed.game_id == "old1"
+    assert resumed.state == Duet.replay(card, events=[Clue(Seat.A)])
+    assert "duet" in games.get("duet").start_record(resumed.state).values()
+
+
+def test_a_rules_version_this_keystand_does_not_know_is_not_resumed(tmp_path: Path) -> None:
+    start = {
+        "t": "start",
+        "id": "g",
+        "at": "",
+        "game": "classic",
+        "rules": 99,
+        "card": CLASSIC.text,
+    }
+    (tmp_path / "current.journal").write_bytes(encode(0, start))
+    stand = Stand(Store(tmp_path))
+    stand.boot()  # kept aside, and a new game dealt
+    assert stand.repaired is not None and stand.repaired.value == "new_game"
+    assert list((tmp_path / "games").glob("unreadable-*.journal"))
+
+
+def classic_stand(root: Path) -> Stand:
+    stand = Stand(Store(root), settings=Settings(game="classic"), new_card=lambda: CLASSIC)
+    stand.boot()
+    return stand
+
+
+def test_the_stand_plays_classic_keys_and_touches(tmp_path: Path) -> None:
+    stand = classic_stand(tmp_path)
+    assert isinstance(stand.state, Classic) and stand.state.card == CLASSIC
+    stand.handle(Press("B", KeyName.CLUE), 0.0)  # the operatives give no clue
+    assert stand.state.phase.value == "awaiting_clue"
+    stand.handle(Press("A", KeyName.CLUE), 0.1)  # the spymasters do: blue's, no number
+    assert str(stand.state.clue) == "clue blue"
+    stand.handle(Touch(0, 0), 0.2)
+    stand.handle(Press("A", KeyName.PASS), 0.3)  # not the spymasters' key
+    assert stand.state.turn.value == "blue"
+    stand.handle(Press("B", KeyName.PASS), 0.4)
+    assert stand.state.turn.value == "red"
+    journal = (tmp_path / "current.journal").read_text()
+    assert "clue blue" in journal and "touch 0 0" in journal and "pass blue" in journal
+    again = Stand(Store(tmp_path))
+    again.boot()
+    assert again.state == stand.state
+
+
+def test_classic_penalty_from_the_menu_then_the_word(tmp_path: Path) -> None:
+    stand = classic_stand(tmp_path)
+    stand.handle(games.Played(parse_event("clue blue 2")), 0.0)
+    stand.handle(Press("A", KeyName.MENU, long=True), 0.1)
+    assert stand.menus[Seat.A].items == tuple(Item(n) for n in games.get("classic").menu_items)
+    while stand.menus[Seat.A].item is not Item.PENALTY:
+        stand.handle(Press("A", KeyName.PASS), 0.2)
+    stand.handle(Press("A", KeyName.MENU), 0.3)  # once: asks again
+    stand.handle(Press("A", KeyName.MENU), 0.4)
+    assert stand.penalty_pending and Seat.A not in stand.menus
+    panel = SimPanel("epd2in7_V2", speed=0)
+    assert screens.render(stand, Seat.B, panel) is not None  # "Red covers a word"
+    stand.handle(Touch(0, 0), 0.5)  # a blue word: refused, still pending
+    assert stand.penalty_pending and not stand.state.covered
+    stand.handle(Touch(1, 0), 0.6)  # red covers its own word
+    assert not stand.penalty_pending and stand.state.covered == {5}
+    assert stand.state.turn.value == "red"
+    assert "penalty 1 0" in (tmp_path / "current.journal").read_text()
+
+
+def test_classic_history_entry(tmp_path: Path) -> None:
+    stand = classic_stand(tmp_path)
+    for line in ("clue blue 1", "touch 1 3"):  # blue touches the assassin
+        stand.handle(games.Played(parse_event(line)), 0.0)
+    stand.handle(Press("A", KeyName.CLUE), 100.0)  # on the end screen: the next game
+    (entry,) = stand.store.history()
+    assert entry["game"] == "classic" and entry["winner"] == "red"
+    assert (entry["result"], entry["reason"], entry["card_code"]) == ("won", "assassin", CODE)
+    assert stand.store.campaign() == {"missions": {}}  # classic keeps no campaign
+    from io import StringIO
+
+    from keystand.cli import main
+
+    out = StringIO()
+    assert main(["history", "--state-dir", str(tmp_path)], out=out) == 0
+    assert f"classic  won by red (assassin)  card {CODE}" in out.getvalue()
