@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 
 log = logging.getLogger(__name__)
 
+SEND_TIMEOUT = 1.0  # seconds a message may wait for room in systemd's queue
+
 
 class Notifier:
     """Datagrams to systemd's notify socket; nothing when there is none."""
@@ -47,7 +49,7 @@ class Notifier:
 
     def send(self, **fields: str | int) -> bool:
         """One message (`send(READY=1, STATUS="...")`); False if it could not go.
-        Never blocks and never raises: systemd being away must not stop a game."""
+        Never raises: systemd being away must not stop a game."""
         if self.address is None:
             return False
         text = "".join(f"{key}={_one_line(value)}\n" for key, value in fields.items())
@@ -55,7 +57,9 @@ class Notifier:
             if self._socket is None:
                 kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
                 self._socket = socket.socket(socket.AF_UNIX, kind)
-                self._socket.setblocking(False)
+                # libsystemd blocks; a bounded wait keeps READY from being dropped when
+                # systemd is slow to read, and a hung systemd from holding the loop.
+                self._socket.settimeout(SEND_TIMEOUT)
             self._socket.sendto(text.encode(), self._target())
         except OSError as e:
             if not self._failed:  # once: a missing socket would say so every ping

@@ -136,7 +136,7 @@ write_text() { # write_text DST MODE: stdin into DST
 
 profile_file() { # the profile's TOML, to see which buses it needs
     case "$1" in
-        */* | *.toml) echo "$R$1" ;;
+        */* | *.toml) if [ -f "$R$1" ]; then echo "$R$1"; else echo "$1"; fi ;;
         *) echo "$SRC/hardware/$1.toml" ;;
     esac
 }
