@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import schema
-from .rules import KeystandError, Mission
+from .rules import KeystandError, Mission, MissionError
 from .schema import setting
 
 DEFAULT_PATH = Path("/etc/keystand/keystand.toml")
@@ -46,8 +46,8 @@ def _two_seats(value: tuple[str, ...]) -> str | None:
 def _mission(value: str) -> str | None:
     try:
         Mission.parse(value)
-    except ValueError as e:
-        return f"{value!r}: {e}"
+    except MissionError as e:
+        return f"{value!r}: {e.detail}"
     return None
 
 

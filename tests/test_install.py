@@ -148,7 +148,8 @@ def test_the_settings_file_names_the_profile_and_every_key_at_its_default(
 def test_a_second_run_changes_nothing_and_keeps_an_edited_settings_file(system: Path) -> None:
     install(system, "--no-venv")
     settings = system / "etc/keystand/keystand.toml"
-    settings.write_text(settings.read_text() + '\n[game]\nmission = "9-5"\n'.replace("[game]", ""))
+    settings.write_text(settings.read_text().replace('# mission = "9-9"', 'mission = "9-5"'))
+    assert config.load(settings).get("game", "mission") == "9-5"
     first = tree(system)
     done = install(system, "--no-venv")
     assert tree(system) == first
