@@ -4,15 +4,15 @@ turning service loop sends (a loop held in an input sends none)."""
 
 from __future__ import annotations
 
+import itertools
 import os
-import socket
-import struct
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sdnotify_listener import Listener
 
 from keystand import screens
 from keystand.drivers.display import SimPanel
@@ -21,59 +21,6 @@ from keystand.rules import Seat, generate
 from keystand.service import Service
 from keystand.stand import Stand
 from keystand.store import Store
-
-SO_TIMESTAMP = 29  # Linux: the kernel stamps each datagram when it is sent
-
-
-class Listener:
-    """systemd's side: a datagram socket that keeps every message with the
-    kernel's send time."""
-
-    def __init__(self, address: str | bytes) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(address)
-        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMP, 1)
-        self.sock.settimeout(0.05)
-        self.messages: list[tuple[float, dict[str, str]]] = []
-        self.lock = threading.Lock()
-        self.running = True
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        while self.running:
-            try:
-                data, anc, _, _ = self.sock.recvmsg(4096, socket.CMSG_SPACE(16))
-            except TimeoutError:
-                continue
-            sent = time.time()
-            for level, kind, raw in anc:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMP:
-                    sec, usec = struct.unpack("qq", raw[:16])
-                    sent = sec + usec / 1e6
-            fields = dict(line.split("=", 1) for line in data.decode().splitlines())
-            with self.lock:
-                self.messages.append((sent, fields))
-
-    def all(self) -> list[tuple[float, dict[str, str]]]:
-        with self.lock:
-            return list(self.messages)
-
-    def pings(self) -> list[float]:
-        return [t for t, m in self.all() if m.get("WATCHDOG") == "1"]
-
-    def wait_for(self, check, timeout: float = 60.0) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if check(self.all()):
-                return True
-            time.sleep(0.01)
-        return check(self.all())
-
-    def close(self) -> None:
-        self.running = False
-        self.thread.join()
-        self.sock.close()
 
 
 @pytest.fixture
@@ -171,7 +118,7 @@ def test_a_stuck_loop_stops_the_pings_and_a_free_one_sends_them_again(
     service = _service(tmp_path / "state", beat).start()
     try:
         assert listener.wait_for(lambda m: len(m) >= 3)  # the loop turns: it pings
-        gaps = [b - a for a, b in zip(listener.pings(), listener.pings()[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(listener.pings())]
         assert min(gaps) >= interval * 0.95  # never more often than asked
 
         def hang() -> None:  # an input the loop cannot finish (a hung disk, a bug)
