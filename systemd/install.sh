@@ -212,17 +212,33 @@ install_all() {
     check_bus SPI spi "/dev/spidev0.0" do_spi
     [ $needs_i2c = 0 ] || check_bus I2C i2c_arm "/dev/i2c-1" do_i2c
 
-    live systemctl restart keystand.service
-    if [ -n "$R" ]; then
-        echo "  (--root: not run) $OPT/venv/bin/keystand doctor"
-    elif [ "$DRY" = 1 ]; then
-        echo "  $OPT/venv/bin/keystand doctor"
-    elif "$OPT/venv/bin/keystand" doctor --help >/dev/null 2>&1; then
-        act "$OPT/venv/bin/keystand" doctor --config "$CONFIG" || say "keystand doctor found problems (above)"
-    else
-        say "note: this keystand has no 'doctor' command yet; skipped"
-    fi
+    # doctor opens the panels, pins and buses the service holds: it runs between
+    # a stop (an update; the screens are blanked) and the start, as the service's user.
+    live systemctl stop keystand.service
+    run_doctor
+    live systemctl start keystand.service
     say "done. Logs: journalctl -u keystand; settings: $CONFIG"
+}
+
+run_doctor() {
+    local keystand=/opt/keystand/venv/bin/keystand doctor
+    doctor=(runuser -u keystand -- env LG_WD=/tmp GPIOZERO_PIN_FACTORY=lgpio "$keystand" doctor)
+    if [ -n "$R" ]; then
+        echo "  (--root: not run) ${doctor[*]}"
+        return
+    elif [ "$DRY" = 1 ]; then
+        echo "  ${doctor[*]} --profile $PROFILE"
+        return
+    elif ! "$keystand" doctor --help >/dev/null 2>&1; then
+        say "note: this keystand has no 'doctor' command yet; skipped"
+        return
+    fi
+    if "$keystand" doctor --help 2>&1 | grep -q -- --config; then
+        doctor+=(--config /etc/keystand/keystand.toml)
+    else
+        doctor+=(--profile "$PROFILE")
+    fi
+    (cd /tmp && act "${doctor[@]}") || say "keystand doctor found problems (above); the service starts anyway"
 }
 
 # check_bus NAME DTPARAM DEVICE RASPI_CONFIG_VERB: on, or say how to turn it on.
