@@ -103,16 +103,18 @@ live() {
 }
 
 NEW_DIRS=()
+declare -A PLANNED=()
 # Make DIR (mode MODE) and any missing parent, remembering which were missing.
 make_dir() {
     local dir=$1 mode=$2 up missing=()
     up=$dir
-    while [ ! -d "$up" ]; do
+    while [ ! -d "$up" ] && [ -z "${PLANNED[$up]:-}" ]; do
         missing=("$up" "${missing[@]}")
         up=$(dirname "$up")
     done
     for up in "${missing[@]}"; do
         NEW_DIRS+=("$up")
+        PLANNED[$up]=1 # a dry run makes no folder: say each one once
         act install -d -m "$( [ "$up" = "$dir" ] && echo "$mode" || echo 0755)" "${OWNER[@]}" "$up"
     done
 }
@@ -168,11 +170,14 @@ install_all() {
         waveshare=$(sed -n 's/^WAVESHARE := //p' "$SRC/Makefile")
         [ -x "$OPT/venv/bin/python" ] || act python3 -m venv "$OPT/venv"
         # A copy to build from: pip must not leave root-owned build files in the checkout.
-        build=$(mktemp -d)
-        tar -C "$SRC" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$build" -xf -
+        build=$SRC
+        if [ "$DRY" = 0 ]; then
+            build=$(mktemp -d)
+            tar -C "$SRC" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$build" -xf -
+        fi
         act "$OPT/venv/bin/pip" install --quiet --upgrade -c "$SRC/constraints.txt" "$build[pi]"
         act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
-        rm -rf "$build"
+        [ "$build" = "$SRC" ] || rm -rf "$build"
     else
         echo "  (--no-venv) $OPT/venv left as it is"
     fi
