@@ -108,3 +108,14 @@ def test_the_file_sets_a_fresh_stands_mission_and_an_option_beats_its_profile(
     assert done.returncode == 0, done.stderr
     shown = json.loads(keystand("state", "--json", "--state-dir", str(state)).stdout)
     assert (shown["turns_left"], shown["mistakes_left"]) == (9, 5)
+
+
+def test_without_config_the_installed_file_is_read_if_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = tmp_path / "etc-keystand.toml"
+    monkeypatch.setattr(config, "DEFAULT_PATH", installed)
+    assert config.find(None) is None  # not installed: the profile's values
+    installed.write_text('[game]\nmission = "10-10"\n')
+    assert config.find(None) == installed
+    assert config.find(tmp_path / "other.toml") == tmp_path / "other.toml"
