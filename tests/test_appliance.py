@@ -158,6 +158,7 @@ def test_sigterm_mid_game_blanks_both_screens_and_the_next_start_resumes_the_tur
             assert state_json(tmp_path) == before
         finally:
             stop(proc, listener)
-        assert [ln for ln in shown_lines(second) if "neutral" in ln] == ["A neutral", "B neutral"]
+        neutral = [ln for ln in shown_lines(second) if "neutral" in ln]
+        assert sorted(neutral) == ["A neutral", "B neutral"]
     finally:
         listener.close()
