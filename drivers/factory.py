@@ -67,6 +67,11 @@ INPUTS: dict[str, Entry] = {
         Entry("simulator", "inputs.simulator:SimulatorPage", "the simulator page on loopback"),
         Entry("script", "inputs.script:ScriptInput", "script lines (--script FILE)"),
         Entry("keyboard", "inputs.keyboard:KeyboardInput", "touch/press lines typed on stdin"),
+        Entry("keys", "inputs.keys:SeatKeys", "the seats' keys on GPIO (gpiozero Buttons)"),
+        Entry("mpr121", "inputs.mpr121:MPR121Grid", "the touch grid: MPR121 chips on I2C"),
+        Entry(
+            "serial-grid", "inputs.serialgrid:SerialGrid", "the touch grid's board on USB serial"
+        ),
     )
 }
 
@@ -139,3 +144,30 @@ def _wiring(pins: dict[str, Any]) -> Any:
 def make_input(kind: str, **options: Any) -> InputDriver:
     """An input driver by name, with the options that kind takes."""
     return input_class(kind)(**options)
+
+
+def make_emulated_grid(
+    kind: str, *, folder: Any, noise: bool = False, **options: Any
+) -> tuple[InputDriver, Any]:
+    """The real grid driver named `kind` over emulated hardware (`--emulate`):
+    (driver, hardware with `press(cells)`, `lift()`, `close()`); `noise` mixes
+    garbage into what the hardware says (`--emulate-fault grid:noise`)."""
+    from .inputs.emulated import emulated_grid
+
+    return emulated_grid(
+        kind, folder=folder, noise=noise, options=options, driver_class=input_class(kind)
+    )
+
+
+def make_emulated_script(steps: Any, **options: Any) -> InputDriver:
+    """A script played on emulated keys and grid (`inputs.emulated.EmulatedScript`)."""
+    from .inputs.emulated import EmulatedScript
+
+    return EmulatedScript(steps, **options)
+
+
+def tapped(driver: InputDriver) -> Any:
+    """`driver` with its events also queued, for the emulated script to wait on."""
+    from .inputs.emulated import Tapped
+
+    return Tapped(driver)

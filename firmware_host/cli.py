@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import render, run
+from . import doctor, profilecheck, render, run
 from .cliutil import (
     EXIT_USAGE,
     Parser,
@@ -88,6 +88,8 @@ def _parser() -> argparse.ArgumentParser:
 
     run.add_parser(sub)
     render.add_parser(sub)
+    profilecheck.add_parser(sub)
+    doctor.add_parser(sub)
     state = sub.add_parser(
         "state", help="the current game of a state dir, as `keystand play --json` prints it"
     )
@@ -223,6 +225,10 @@ def main(
             return run.run(args, out, err)
         if args.command == "render":
             return render.run(args, out, err)
+        if args.command == "profile":
+            return profilecheck.run(args, out, err)
+        if args.command == "doctor":
+            return doctor.run(args, out, err)
         if args.command == "state":
             return _state(args, out)
         if args.command == "history":

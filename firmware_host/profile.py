@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import ipaddress
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import schema
+from . import pins, schema
 from .rules import KeystandError
 from .schema import setting
 
@@ -28,7 +28,8 @@ MAX_BYTES = 64 * 1024  # the largest real profile is a few KiB; a bigger file is
 SEATS = ("A", "B")
 PANEL_DRIVERS = ("sim", "waveshare")
 PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
-INPUT_KINDS = ("simulator", "script", "keyboard")
+INPUT_KINDS = ("simulator", "script", "keyboard", "keys", "mpr121", "serial-grid")
+KEY_NAMES = ("clue", "pass", "undo", "menu")  # a seat's four keys, as labelled
 
 
 class ProfileError(KeystandError, ValueError):
@@ -83,12 +84,61 @@ class Panel:
 
 
 @dataclass(frozen=True)
+class Keys:
+    """[input.keys]: the seats' keys; [input.keys.A] / [input.keys.B] give each
+    key's BCM GPIO (`clue`, `pass`, `undo`, `menu`; wired to ground)."""
+
+    hold_time: float = setting(1.0, between=(0.2, 10), unit="seconds", doc="a long press")
+    bounce_time: float = setting(0.03, between=(0, 0.5), unit="seconds", doc="contact chatter")
+    pull_up: bool = setting(True, doc="keys switch to ground (the HAT's); false: to 3V3")
+    pins: dict[str, dict[str, int]] = field(default_factory=dict)  # {seat: {key: GPIO}}
+
+
+@dataclass(frozen=True)
+class Touch:
+    """[input.touch]: how a contact on either grid becomes a touch."""
+
+    dwell: float = setting(0.08, between=(0, 2), unit="seconds", doc="steady on one cell")
+    palm: float = setting(0.04, between=(0, 2), unit="seconds", doc="several cells: not a touch")
+    bounce: float = setting(0.5, between=(0, 5), unit="seconds", doc="same cell again: a bounce")
+    stuck: float = setting(10.0, between=(1, 600), unit="seconds", doc="a contact held this long")
+    mirror: bool = setting(False, doc="the mat's columns run right to left as seat A sees them")
+
+
+@dataclass(frozen=True)
+class Mpr121:
+    """[input.mpr121]: the touch grid on I2C. Its electrode map is either
+    `pads = {"0x5A" = [cell of electrode 0, ...], ...}` (one pad per cell, up to
+    three chips) or `address`, `rows` and `cols` (five row and five column strips
+    on one chip); cells are row * 5 + col, -1 for an unused electrode."""
+
+    bus: int = setting(1, between=(0, 20), doc="/dev/i2c-N")
+    touch_threshold: int = setting(12, between=(1, 255))
+    release_threshold: int = setting(6, between=(1, 255))
+    poll: float = setting(0.01, between=(0.001, 1), unit="seconds")
+    electrodes: dict[str, Any] = field(default_factory=dict)  # pads, or address/rows/cols
+
+
+@dataclass(frozen=True)
+class Serial:
+    """[input.serial]: the touch grid's controller on USB serial."""
+
+    port: str = setting("/dev/ttyACM0", doc="better a /dev/serial/by-id/ name")
+    baudrate: int = setting(115200, choices=(9600, 57600, 115200, 230400, 460800, 921600))
+
+
+@dataclass(frozen=True)
 class Input:
-    """[input]: where input comes from."""
+    """[input]: where input comes from; [input.keys], [input.touch],
+    [input.mpr121] and [input.serial] say how, for the kinds that need them."""
 
     kinds: tuple[str, ...] = setting(("simulator",), choices=INPUT_KINDS)
     host: str = setting("127.0.0.1", check=_loopback)
     port: int = setting(8027, between=(1, 65535))
+    keys: Keys | None = None
+    touch: Touch = field(default_factory=Touch)
+    mpr121: Mpr121 | None = None
+    serial: Serial | None = None
 
 
 @dataclass(frozen=True)
@@ -139,9 +189,14 @@ def load(name_or_path: str) -> Profile:
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(source, "profile", f"not TOML: {e}") from None
     try:
-        return _profile(Path(source).stem, source, table)
+        profile = _profile(Path(source).stem, source, table)
     except schema.SchemaError as e:
         raise ProfileError(source, e.key, e.detail) from None
+    try:
+        pins.check(profile)  # the wiring it describes can exist
+    except pins.PinClash as e:
+        raise ProfileError(source, f"GPIO {e.pin}", e.detail) from None
+    return profile
 
 
 def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
@@ -165,5 +220,75 @@ def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
         source=source,
         stand=schema.build(Stand, data.get("stand", {}), "stand"),
         panels=panels,
-        input=schema.build(Input, data.get("input", {}), "input"),
+        input=_input(data.get("input", {})),
     )
+
+
+SUBTABLES = ("keys", "touch", "mpr121", "serial")
+
+
+def _input(table: Any) -> Input:
+    if not isinstance(table, dict):
+        raise schema.SchemaError("input", "expected a table")
+    top = schema.build(Input, {k: v for k, v in table.items() if k not in SUBTABLES}, "input")
+    keys = _keys(table["keys"]) if "keys" in table else None
+    touch = schema.build(Touch, table.get("touch", {}), "input.touch")
+    mpr121 = _mpr121(table["mpr121"]) if "mpr121" in table else None
+    serial = schema.build(Serial, table["serial"], "input.serial") if "serial" in table else None
+    for kind, given, where in (
+        ("keys", keys, "[input.keys.A] and [input.keys.B]"),
+        ("mpr121", mpr121, "[input.mpr121] with its electrode map"),
+        ("serial-grid", serial, "[input.serial]"),
+    ):
+        if kind in top.kinds and given is None:
+            raise schema.SchemaError("input.kinds", f"{kind!r} needs {where}")
+    if "mpr121" in top.kinds and "serial-grid" in top.kinds:
+        raise schema.SchemaError("input.kinds", "one touch grid: 'mpr121' or 'serial-grid'")
+    return replace(top, keys=keys, touch=touch, mpr121=mpr121, serial=serial)
+
+
+def _keys(table: Any) -> Keys:
+    if not isinstance(table, dict):
+        raise schema.SchemaError("input.keys", "expected a table")
+    pins: dict[str, dict[str, int]] = {}
+    for seat in SEATS:
+        seat_table = table.get(seat)
+        where = f"input.keys.{seat}"
+        if not isinstance(seat_table, dict):
+            raise schema.SchemaError(where, f"expected a table of {', '.join(KEY_NAMES)} (GPIO)")
+        for name, pin in seat_table.items():
+            if name not in KEY_NAMES:
+                raise schema.SchemaError(
+                    f"{where}.{name}", f"unknown key (expected {schema.or_list(KEY_NAMES)})"
+                )
+            if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
+                raise schema.SchemaError(f"{where}.{name}", f"{pin!r}: expected a GPIO 0..27")
+        missing = [k for k in KEY_NAMES if k not in seat_table]
+        if missing:
+            raise schema.SchemaError(where, f"no GPIO for {schema.or_list(missing)}")
+        pins[seat] = dict(seat_table)
+    timing = {k: v for k, v in table.items() if k not in SEATS}
+    return replace(schema.build(Keys, timing, "input.keys"), pins=pins)
+
+
+def _mpr121(table: Any) -> Mpr121:
+    if not isinstance(table, dict):
+        raise schema.SchemaError("input.mpr121", "expected a table")
+    map_keys = ("pads", "address", "rows", "cols")
+    settings = schema.build(
+        Mpr121, {k: v for k, v in table.items() if k not in map_keys}, "input.mpr121"
+    )
+    electrodes = {k: table[k] for k in map_keys if k in table}
+    if settings.release_threshold >= settings.touch_threshold:
+        raise schema.SchemaError(
+            "input.mpr121.release_threshold",
+            f"{settings.release_threshold}: must be below touch_threshold "
+            f"{settings.touch_threshold}",
+        )
+    from keystand.drivers.inputs.mpr121 import electrode_map  # pure: no I2C at import
+
+    try:
+        electrode_map(electrodes)
+    except ValueError as e:
+        raise schema.SchemaError("input.mpr121", str(e)) from None
+    return replace(settings, electrodes=electrodes)

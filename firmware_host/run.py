@@ -381,11 +381,12 @@ class ShownLog:
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # The service, Pillow and the drivers load only when the stand runs.
     from keystand.drivers import factory
-    from keystand.drivers.inputs import ScriptLineError, parse_script
+    from keystand.drivers.inputs import InputError, ScriptLineError, parse_script
 
     from . import config as configs
     from . import profile as profiles
     from . import rules, screens
+    from .inputs_setup import build as build_inputs
     from .notify import Heartbeat, Notifier, watchdog_interval
     from .panel_worker import RefreshPolicy
     from .service import Service
@@ -396,7 +397,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         level=logging.INFO, format="keystand: %(levelname)s %(message)s", stream=err
     )
     settings_file = configs.load(configs.find(args.config))
-    profile = profiles.load(args.profile or settings_file.get("service", "profile") or "desktop")
+    profile_name = args.profile or settings_file.get("service", "profile") or "desktop"
+    profile = profiles.load(profile_name)
     if args.speed is not None and not 0 <= args.speed <= 10:
         raise UsageError(f"--speed {args.speed}: expected 0..10 (1 real time, 0 no waiting)")
     if args.port is not None and not 0 <= args.port <= 65535:
@@ -435,7 +437,12 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         emulation = Emulation(args.emulate, _faults(args.emulate_fault))
     elif args.emulate_fault:
         raise UsageError("--emulate-fault needs --emulate DIR")
-    panels = _panels(profile, args.speed, emulation, state_dir)
+    from keystand.drivers.display import PanelError
+
+    try:
+        panels = _panels(profile, args.speed, emulation, state_dir)
+    except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
+        raise UsageError(f"{e} (keystand doctor --profile {profile_name} says what to fix)") from e
     stand = Stand(
         Store(state_dir),
         settings=Settings(
@@ -492,15 +499,27 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             factory.make_input("keyboard", complain=lambda m: print(m, file=err, flush=True))
         )
         interactive = True
+    wired = build_inputs(
+        profile,
+        stand,
+        state_dir,
+        pins=emulation.pins if emulation else None,
+        emulate=emulation.folder if emulation else None,
+        noise=emulation is not None and emulation.faults.get("grid") == "noise",
+    )
+    if emulation is not None and wired.hardware is not None:
+        emulation.hardware["grid"] = wired.hardware  # closed with the panels' hardware
+    for driver in wired.drivers:
+        service.add_input(driver)
     if steps is not None:
         service.add_input(
-            factory.make_input(
-                "script",
-                steps=steps,
+            wired.script(
+                steps,
+                service,
                 on_done=None if interactive else lambda: service.submit_then(done.set),
             )
         )
-    elif not interactive:
+    elif not interactive and not wired.drivers:
         print("keystand: no input to run (the profile has no simulator or keyboard)", file=err)
         done.set()
 
@@ -511,6 +530,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as e:  # the page's port is taken
         service.shutdown(STOP_TIMEOUT)
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
+    except InputError as e:  # a key's pin or the I2C bus cannot be had
+        service.shutdown(STOP_TIMEOUT)
+        raise UsageError(f"profile {profile.name!r}: {e}") from e
     if page is not None:
         print(
             f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True

@@ -107,8 +107,13 @@ def _allowed(key: str, value: Any, meta: Any) -> None:
         raise SchemaError(key, problem)
 
 
+def _settings(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    """The fields declared with `setting` (others are filled in by the loader)."""
+    return {f.name: f for f in dataclasses.fields(cls) if f.init and "doc" in f.metadata}
+
+
 def keys(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    return tuple(_settings(cls))
 
 
 def values(cls: type[T], table: Any, where: str) -> dict[str, Any]:
@@ -116,7 +121,7 @@ def values(cls: type[T], table: Any, where: str) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise SchemaError(where, "expected a table")
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+    fields = _settings(cls)
     out = {}
     for key, value in table.items():
         if key not in fields:

@@ -13,7 +13,7 @@ from PIL import Image
 from keystand.drivers.display import Panel
 
 from . import layouts, views
-from .rules import Rejection, Seat
+from .rules import Rejection, Seat, Status
 from .stand import Item, Stand
 from .summary import state_json
 
@@ -31,6 +31,9 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
         view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
         asked = stand.undo_request.seat if stand.undo_request else None
+        hint = stand.hints[seat][0] if seat in stand.hints else None
+        if hint is None and stand.calibrating is not None:
+            hint = "calibrate"  # until the touch comes: both screens ask for it
         view = views.for_seat(
             stand.state,
             seat,
@@ -39,9 +42,11 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
             cannot_save=stand.fault is not None,
             input_lost=bool(stand.inputs_lost),
             partner_panel_failed=seat.partner in stand.panel_faults,
-            hint=stand.hints[seat][0] if seat in stand.hints else None,
+            hint=hint,
+            cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
             repaired=layouts.Repaired(stand.repaired.value) if stand.repaired else None,
             show_refusal=stand.refusal_shown,
+            next_mission=stand.settings.mission,
         )
     return layouts.render(view, spec(panel), lang)
 
@@ -51,10 +56,21 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     menu = stand.menus[seat]
     s = stand.settings
     lines = []
-    for item in Item:
+    for item in menu.items:
         entry = layouts.MenuItem(item.value)
-        if item is Item.MISSION:
-            lines.append(layouts.MenuLine(entry, value_text=str(s.mission)))
+        if item is Item.CALIBRATE:
+            lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
+        elif item is Item.MISSION:
+            label = views.mission_label(s.mission)
+            game = stand.state
+            waits = game is not None and game.status is Status.PLAYING and game.mission != s.mission
+            lines.append(
+                layouts.MenuLine(
+                    entry,
+                    mission=(label.name, label.numbers),
+                    label_key="mission_next" if waits else None,
+                )
+            )
         elif item is Item.ORDER:
             lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
         elif item is Item.FIRST_CLUE:

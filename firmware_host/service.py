@@ -237,7 +237,7 @@ class Service:
         elif isinstance(item, HealthReport):
             self._health[item.source] = item
             log.info("input %s: %s %s", item.source, item.health.value, item.detail)
-            self.stand.input_health(item.source, lost=item.health is Health.LOST)
+            self.stand.input_health(item.source, lost=item.health is Health.LOST, now=self.clock())
             self.redraw()
         elif item is not None:
             self.step(item)

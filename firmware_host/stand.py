@@ -22,10 +22,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
+from keystand.drivers.inputs.touchfilter import Orientation
 
-from . import rules
+from . import cursor, rules
 from .journal import JournalError
-from .rules import Duet, Mission, Outcome, Rejection, RejectReason, Seat, Status
+from .rules import Duet, Mission, Outcome, Phase, Rejection, RejectReason, Seat, Status
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
 
@@ -74,6 +75,7 @@ class Item(enum.Enum):
     LANGUAGE = "language"
     PENALTY = "penalty"
     HISTORY = "history"
+    CALIBRATE = "calibrate"  # only on a stand with a touch grid
 
 
 @dataclass
@@ -84,10 +86,11 @@ class Menu:
     confirming: bool = False  # New game (a game in play) or Invalid clue chosen once
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
+    items: tuple[Item, ...] = tuple(i for i in Item if i is not Item.CALIBRATE)  # this stand's
 
     @property
     def item(self) -> Item:
-        return list(Item)[self.index]
+        return self.items[self.index]
 
 
 @dataclass
@@ -123,6 +126,13 @@ class Stand:
     repaired: Repair | None = None  # the journal was damaged on start (until the next event)
     refusal_shown: bool = True  # False: the screens are back on the last accepted outcome
     refused_at: float | None = None  # when the refusal on screen came
+    # The touch grid's orientation on the table (None: no grid), told to the
+    # grid (and saved) by `on_calibrated` when a calibration touch sets it.
+    grid: Orientation | None = None
+    on_calibrated: Callable[[Orientation], None] | None = None
+    calibrating: Seat | None = None  # the next touch sets the grid's orientation
+    cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
+    cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
     _card: rules.Card | None = field(default=None, repr=False)  # dealt, not yet on disk
 
     # ----- start-up -------------------------------------------------------------------
@@ -214,6 +224,7 @@ class Stand:
         self._card = None
         self.fault = None
         self.hints.clear()
+        self.cursors.clear()
         self.repaired = None if self.state is not None else self.repaired
         self.state = state
         self.menus.clear()
@@ -235,13 +246,16 @@ class Stand:
             self.panel_faults = faults
             self.version += 1
 
-    def input_health(self, source: str, lost: bool) -> None:
+    def input_health(self, source: str, lost: bool, now: float | None = None) -> None:
         """An input device stopped answering (`lost`) or answers again: both
-        screens say so while any is lost."""
+        screens say so while any is lost, and for a few seconds that it is back."""
         now_lost = self.inputs_lost | {source} if lost else self.inputs_lost - {source}
         if now_lost != self.inputs_lost:
+            back = not lost and not now_lost
             self.inputs_lost = now_lost
             self.version += 1
+            if back and now is not None:
+                self._hint(tuple(Seat), "input_back", now)
 
     # ----- inputs -----------------------------------------------------------------------
 
@@ -250,7 +264,9 @@ class Stand:
         self.tick(now)
         before = self.version
         if isinstance(event, Touch):
-            if self._over_and_shown():  # a touch on the end screen: say how to go on
+            if self.calibrating is not None:
+                self._calibrate(event, now)
+            elif self._over_and_shown():  # a touch on the end screen: say how to go on
                 self._hint(tuple(Seat), "new_game", now)
             else:
                 self._game(rules.Touch(event.row, event.col), now)
@@ -313,10 +329,34 @@ class Stand:
     def _over_and_shown(self) -> bool:
         return self.state is not None and self.state.status is not Status.PLAYING and self.revealed
 
+    def cursor_of(self, seat: Seat) -> int | None:
+        """The table cell of `seat`'s cursor while it is that seat's turn to guess
+        on a buttons-only stand; None otherwise (and always for the partner)."""
+        if not self.cursor_keys or self.state is None or seat in self.menus:
+            return None
+        state = self.state
+        if state.phase not in (Phase.GUESSING, Phase.SUDDEN_DEATH) or state.guesser is not seat:
+            return None
+        return self.cursors.get(seat, cursor.start(seat))
+
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
+        if self.calibrating is not None and press.key is KeyName.UNDO and not press.long:
+            self.calibrating = None  # the calibration called off; the grid as it was
+            self.version += 1
+            return
+        at = self.cursor_of(seat)
+        if at is not None:
+            moved = cursor.move(seat, at, press)
+            if moved is not None:
+                self.cursors[seat] = moved
+                self.version += 1
+                return
+            if cursor.confirms(press):
+                self._game(rules.Touch(*divmod(at, 5)), now)
+                return
         if press.key is KeyName.MENU:
             if press.long:
-                self.menus[seat] = Menu(seat)
+                self.menus[seat] = Menu(seat, items=self.menu_items())
                 self.hints.pop(seat, None)
                 self.version += 1
             else:
@@ -389,7 +429,36 @@ class Stand:
         self.version += 1
         return result
 
+    # ----- calibration ------------------------------------------------------------------
+
+    def _calibrate(self, touch: Touch, now: float) -> None:
+        """The touch asked for: seat A's top-left word, wherever the grid says it
+        is under the orientation it has now. Any corner will do (the mat may lie
+        any of four ways); another cell is not a corner and is asked again."""
+        assert self.calibrating is not None and self.grid is not None
+        try:
+            new = self.grid.calibrated((touch.row, touch.col))
+        except ValueError:
+            self._hint(tuple(Seat), "not_corner", now)
+            return
+        if self.on_calibrated is not None:
+            try:
+                self.on_calibrated(new)
+            except OSError as e:  # not saved: not used, and the screens say so
+                log.error("cannot save the grid's orientation: %s", e)
+                self.fault = str(e)
+                self.version += 1
+                return
+        self.grid = new
+        self.calibrating = None
+        self.fault = None
+        self._hint(tuple(Seat), "calibrated", now)
+
     # ----- the menu ---------------------------------------------------------------------
+
+    def menu_items(self) -> tuple[Item, ...]:
+        """The menu's entries: "Calibrate grid" only on a stand with a grid."""
+        return tuple(i for i in Item if i is not Item.CALIBRATE or self.grid is not None)
 
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         before = self.settings
@@ -408,7 +477,7 @@ class Stand:
         if menu.editing:
             self._edit_mission(menu, press.key)
             return
-        items = list(Item)
+        items = menu.items
         if press.key is KeyName.CLUE:
             menu.index = (menu.index - 1) % len(items)
         elif press.key is KeyName.PASS:
@@ -453,6 +522,10 @@ class Stand:
                 return
             del self.menus[menu.seat]
             self._game(rules.Penalty(), now)
+        elif item is Item.CALIBRATE:
+            del self.menus[menu.seat]
+            self.calibrating = Seat.A  # the screens ask for seat A's top-left word
+            self.hints.clear()
         elif item is Item.HISTORY:
             menu.history = self.store.history(limit=20)  # read once, not on every redraw
         elif item is Item.CLOSE:

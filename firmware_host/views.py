@@ -25,6 +25,7 @@ from .layouts import (
     Last,
     LastKind,
     Mark,
+    MissionLabel,
     Neutral,
     NeutralView,
     Repaired,
@@ -37,6 +38,7 @@ from .rules import (
     Clue,
     Duet,
     Key,
+    Mission,
     Outcome,
     Pass,
     Penalty,
@@ -95,10 +97,14 @@ def for_seat(
     hint: str | None = None,
     repaired: Repaired | None = None,
     show_refusal: bool = True,
+    next_mission: Mission | None = None,
+    cursor: int | None = None,
 ) -> SeatView:
     """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
     undo and waits for the other (public: both saw the key pressed). With
-    `reveal` False a finished game's key stays hidden (undo is still possible)."""
+    `reveal` False a finished game's key stays hidden (undo is still possible).
+    `cursor` is the seat's own cursor (buttons only, its turn to guess): the
+    caller passes it for that seat alone."""
     end = None
     if state.phase is Phase.OVER:
         # The game is over: now, and only now, both sides may be shown.
@@ -128,12 +134,23 @@ def for_seat(
         partner_panel_failed=partner_panel_failed,
         hint=hint,
         repaired=repaired,
+        # Until the next game applies it; not once this one is over (the end
+        # screen says how to start it).
+        next_mission=mission_label(next_mission)
+        if next_mission is not None and next_mission != state.mission and end is None
+        else None,
+        cursor=cursor if state.phase is not Phase.OVER else None,
         last=_last(
             state.last if show_refusal or not isinstance(state.last, Rejection) else state.outcome,
             seat,
         ),
         end=end,
     )
+
+
+def mission_label(mission: Mission) -> MissionLabel:
+    """How the screens name a mission: the rulebook's name (a strings key), its numbers."""
+    return MissionLabel(mission.name, str(mission))
 
 
 def _last(last: Outcome | Rejection | None, seat: Seat) -> Last | None:

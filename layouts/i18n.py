@@ -17,7 +17,7 @@ STRINGS_DIR = Path(__file__).parent / "strings"
 DEFAULT = "en"
 
 # The table a string sits in names the box it is drawn in, except these.
-SLOT_OF_TABLE = {"reject": "last", "end_hold": "code"}
+SLOT_OF_TABLE = {"reject": "last", "end_hold": "code", "mission_name": "menu_value"}
 
 
 def languages() -> tuple[str, ...]:
@@ -44,6 +44,11 @@ def strings(lang: str) -> Mapping[str, Mapping[str, str]]:
 def text(lang: str, table: str, key: str) -> str:
     """One string, e.g. text("de", "headline", "you_guess")."""
     return strings(lang)[table][key]
+
+
+def mission(lang: str, name: str | None, numbers: str) -> str:
+    """A mission as the screens name it: "Cairo 9-5", or "9-9" without a name."""
+    return f"{strings(lang)['mission_name'][name]} {numbers}" if name else numbers
 
 
 def slot(table: str) -> str:

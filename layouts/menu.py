@@ -26,6 +26,7 @@ class MenuItem(enum.Enum):
     FIRST_CLUE = "first_clue"
     LANGUAGE = "language"
     PENALTY = "penalty"
+    CALIBRATE = "calibrate"
     HISTORY = "history"
 
 
@@ -36,6 +37,8 @@ class MenuLine:
     item: MenuItem
     value_key: str | None = None
     value_text: str | None = None
+    mission: tuple[str | None, str] | None = None  # (name key or None, "9-5")
+    label_key: str | None = None  # instead of the item's own label ([menu])
 
 
 @dataclass(frozen=True)
@@ -145,8 +148,10 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         ink = WHITE if chosen else BLACK
         if chosen:
             d.rectangle((x0, row.y - 1, x1, row.y + lay.row_h - 3), fill=BLACK)
-        draw_text(d, s["menu"][line.item.value], row, fill=ink)
+        draw_text(d, s["menu"][line.label_key or line.item.value], row, fill=ink)
         text = s["menu_value"][line.value_key] if line.value_key else (line.value_text or "")
+        if line.mission is not None:
+            text = i18n.mission(lang, *line.mission)
         if chosen and view.editing and line.item is MenuItem.MISSION:
             text = f"{s['menu_value'][view.editing]} {text}"
         draw_text(d, text, value, fill=ink)

@@ -236,12 +236,16 @@ def note_key(view: SeatView) -> str | None:
         return f"repaired_{view.repaired.value}"
     if view.undo_asked is not None:  # first: it lapses in a few seconds
         return "undo_asked_by_me" if view.undo_asked is Who.ME else "undo_asked_by_partner"
+    if view.cursor is not None:  # buttons only: what the keys do while guessing
+        return "cursor_keys"
     if view.nothing_left_for_me:
         return "nothing_left_for_me"
     if view.nothing_left_for_partner:
         return "nothing_left_for_partner"
     if view.stage is Stage.SUDDEN_DEATH and view.guesser is None:
         return "arm_first"
+    if view.next_mission is not None:  # last: news for later, until a new game applies it
+        return "next_mission"
     return None
 
 
@@ -279,11 +283,19 @@ def draw_grid(
     return boxes
 
 
+def draw_cursor(image: Image.Image, box: Box) -> None:
+    """The guesser's cursor (buttons only): the cell drawn inverted, so it reads
+    apart from the heavy frame of the word touched last."""
+    image.paste(Image.eval(image.crop(box), lambda v: 0 if v else 255), box[:2])
+
+
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
     lay = layout(panel)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
     boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, cell_looks(view, view.side))
+    if view.cursor is not None:
+        draw_cursor(image, boxes[view.cursor])
     s = i18n.strings(lang)
     head, sub, mine = role(view)
     if mine:
@@ -319,5 +331,9 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
             d.rectangle(inclusive(lay.last_frame), outline=BLACK, width=FRAME)
         draw_text(d, s[table][key], lay.last, middle=True)
     if note and not (lay.shared and last):
-        draw_text(d, s["note"][note], lay.note, middle=lay.shared)
+        text = s["note"][note]
+        if note == "next_mission" and view.next_mission is not None:
+            m = view.next_mission
+            text = text.format(mission=i18n.mission(lang, m.name, m.numbers))
+        draw_text(d, text, lay.note, middle=lay.shared)
     return boxes

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 
 CELLS = 25
 SIZE = 5
+# What a seat's screen may say for a moment (`SeatView.hint`): a key that did
+# nothing, the grid back, the grid's calibration asked for, done, or missed.
+HINTS = ("hold_menu", "new_game", "input_back", "calibrate", "calibrated", "not_corner")
 
 
 class SeatId(enum.Enum):
@@ -124,6 +127,15 @@ class End:
 
 
 @dataclass(frozen=True)
+class MissionLabel:
+    """A mission as a screen names it: the rulebook's name when it has one (a
+    key of the strings' [mission_name]: `cairo`), and its numbers (`9-5`)."""
+
+    name: str | None
+    numbers: str
+
+
+@dataclass(frozen=True)
 class SeatView:
     """Everything one seat's screen shows during a game and at its end.
 
@@ -156,6 +168,8 @@ class SeatView:
     partner_panel_failed: bool = False  # the other seat's screen fails (stuck, unplugged)
     hint: str | None = None  # a key did nothing: what to press ("hold_menu", "new_game")
     repaired: Repaired | None = None  # the journal was damaged on start (until the next event)
+    next_mission: MissionLabel | None = None  # chosen for the next game, not this one
+    cursor: int | None = None  # buttons only: the word this seat's cursor is on (its own)
     last: Last | None = None
     end: End | None = None
 
@@ -166,6 +180,8 @@ class SeatView:
             bad = [i for i in getattr(self, name) if not 0 <= i < CELLS]
             if bad:
                 raise ValueError(f"{name}: cells {bad} are off the grid (0..24)")
+        if self.cursor is not None and not 0 <= self.cursor < CELLS:
+            raise ValueError(f"cursor {self.cursor} is off the grid (0..24)")
         if (self.stage is Stage.OVER) != (self.end is not None):
             raise ValueError("the end of the game is shown when, and only when, it is over")
 

@@ -30,6 +30,7 @@ from keystand.layouts import (
     MenuItem,
     MenuLine,
     MenuView,
+    MissionLabel,
     Neutral,
     NeutralView,
     Repaired,
@@ -50,6 +51,7 @@ from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
 from keystand.layouts.i18n import STRINGS_DIR, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
+from keystand.layouts.view import HINTS
 from keystand.rules import Card, Duet, Mission, Seat
 from keystand.script import parse_script
 
@@ -309,6 +311,11 @@ WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
 WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
 
 
+def worst_mission(lang: str) -> str:
+    """The longest mission name of `lang`, with the widest numbers."""
+    return max((f"{name} 88-8" for name in strings(lang)["mission_name"].values()), key=len)
+
+
 def texts(lang: str) -> list[tuple[str, str, str]]:
     """(slot, key, text) of every string as the screens draw it."""
     out = []
@@ -316,6 +323,10 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
         for key, text in entries.items():
             if table == "code":
                 text = f"{text} {WORST_CODE}"
+            if "{mission}" in text:
+                text = text.format(mission=worst_mission(lang))
+            if table == "mission_name":
+                text = f"{text} 88-8"
             out.append((slot(table), f"{table}.{key}", text))
     out += [("number", "number", n) for n in WORST_NUMBERS]
     return out
@@ -437,8 +448,10 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     asked["note"].add(play_screen.note_key(view(cannot_save=True)))
     asked["note"].add(play_screen.note_key(view(input_lost=True)))
     asked["note"].add(play_screen.note_key(view(partner_panel_failed=True)))
-    for hint in ("hold_menu", "new_game"):
+    asked["note"].add(play_screen.note_key(view(next_mission=MissionLabel("cairo", "9-5"))))
+    for hint in HINTS:
         asked["note"].add(play_screen.note_key(view(hint=hint)))
+    asked["note"].add(play_screen.note_key(view(cursor=0)))
     for repaired in Repaired:
         asked["note"].add(play_screen.note_key(view(repaired=repaired)))
     for undone in ("clue", "touch", "pass", "penalty"):

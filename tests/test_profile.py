@@ -8,7 +8,19 @@ from pathlib import Path
 import pytest
 
 from keystand import schema
-from keystand.profile import Input, Panel, Profile, ProfileError, Stand, load, shipped
+from keystand.profile import (
+    Input,
+    Keys,
+    Mpr121,
+    Panel,
+    Profile,
+    ProfileError,
+    Serial,
+    Stand,
+    Touch,
+    load,
+    shipped,
+)
 
 CHECKOUT = Path(__file__).resolve().parent.parent / "hardware"
 
@@ -39,7 +51,7 @@ def test_the_desktop_file_states_every_default() -> None:
     assert load("desktop") == Profile("desktop", source="desktop")
 
 
-@pytest.mark.parametrize("table", [Stand, Panel, Input])
+@pytest.mark.parametrize("table", [Stand, Panel, Input, Keys, Touch, Mpr121, Serial])
 def test_every_declared_default_is_allowed_by_its_own_declaration(table: type) -> None:
     schema.defaults_checked(table)
 
@@ -119,3 +131,78 @@ def test_loopback_hosts_are_taken(tmp_path: Path, host: str) -> None:
     f = tmp_path / "page.toml"
     f.write_text(f"[input]\nhost = '{host}'\n")
     assert load(str(f)).input.host == host
+
+
+KEYS = """
+[input]
+kinds = ["keys"]
+[input.keys]
+hold_time = 0.8
+[input.keys.A]
+clue = 5
+pass = 6
+undo = 13
+menu = 19
+[input.keys.B]
+clue = 12
+pass = 16
+undo = 20
+menu = 21
+"""
+
+
+def test_seat_keys_are_read_per_seat(tmp_path: Path) -> None:
+    f = tmp_path / "keys.toml"
+    f.write_text(KEYS)
+    keys = load(str(f)).input.keys
+    assert keys is not None
+    assert keys.hold_time == 0.8 and keys.bounce_time == Keys().bounce_time
+    assert keys.pins == {
+        "A": {"clue": 5, "pass": 6, "undo": 13, "menu": 19},
+        "B": {"clue": 12, "pass": 16, "undo": 20, "menu": 21},
+    }
+
+
+def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
+    f = tmp_path / "grid.toml"
+    f.write_text(
+        '[input]\nkinds = ["mpr121"]\n[input.touch]\ndwell = 0.1\n'
+        '[input.mpr121]\naddress = "0x5A"\nrows = [0, 1, 2, 3, 4]\ncols = [5, 6, 7, 8, 9]\n'
+        '[input.serial]\nport = "/dev/ttyUSB0"\n'
+    )
+    p = load(str(f)).input
+    assert p.touch == Touch(dwell=0.1)
+    assert p.mpr121 is not None and p.mpr121.electrodes["rows"] == [0, 1, 2, 3, 4]
+    assert p.serial == Serial(port="/dev/ttyUSB0")
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "detail"),
+    [
+        (KEYS.replace("menu = 21\n", ""), "input.keys.B", "no GPIO for menu"),
+        (KEYS.replace("clue = 5", "clue = 40"), "input.keys.A.clue", "40: expected a GPIO 0..27"),
+        (KEYS.replace("clue = 5", "hint = 5"), "input.keys.A.hint", "unknown key"),
+        (KEYS.replace("hold_time = 0.8", "hold_time = 60"), "input.keys.hold_time", "60"),
+        ('[input]\nkinds = ["keys"]\n', "input.kinds", "'keys' needs [input.keys.A]"),
+        ('[input]\nkinds = ["serial-grid"]\n', "input.kinds", "needs [input.serial]"),
+        (
+            '[input]\nkinds = ["mpr121"]\n'
+            "[input.mpr121]\nrows = [0, 1, 2, 3]\ncols = [5, 6, 7, 8, 9]\n",
+            "input.mpr121",
+            "strip map rows",
+        ),
+        (
+            '[input.mpr121]\nrelease_threshold = 20\npads = {"0x5A" = [0]}\n',
+            "input.mpr121.release_threshold",
+            "below touch_threshold",
+        ),
+        ('[input.touch]\ndwell = "long"\n', "input.touch.dwell", "'long' is not"),
+    ],
+)
+def test_bad_input_tables_name_the_key(tmp_path: Path, text: str, key: str, detail: str) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(ProfileError) as e:
+        load(str(f))
+    assert e.value.key == key
+    assert detail in e.value.detail

@@ -460,7 +460,10 @@ def test_the_menus_choices_survive_a_restart(tmp_path: Path) -> None:
     assert str(stand.settings.mission) == "10-10" and stand.settings.loose_order
     assert str(stand.state.mission) == "9-9"  # the game in play keeps its own
     panel = SimPanel("epd2in7_V2", rotation=90)
-    russian = screens.layouts.render(views.for_seat(stand.state, Seat.B), screens.spec(panel), "ru")
+    # In Russian, and saying which mission the next game will be.
+    shown = views.for_seat(stand.state, Seat.B, next_mission=stand.settings.mission)
+    assert shown.next_mission == screens.layouts.MissionLabel(None, "10-10")
+    russian = screens.layouts.render(shown, screens.spec(panel), "ru")
     assert screens.render(stand, Seat.B, panel).tobytes() == russian.tobytes()
 
 

@@ -440,3 +440,45 @@ def test_keys_that_do_nothing_say_what_would(stand: Stand) -> None:
 
 def views_hint(stand: Stand, seat: Seat) -> str | None:
     return stand.hints[seat][0] if seat in stand.hints else None
+
+
+def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: Stand) -> None:
+    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
+    for t in range(4):  # 9-9 -> 10-10 -> 11-11 -> Moscow 8-8 -> Cairo 9-5
+        stand.handle(Press("A", KeyName.MENU), float(t))
+    assert stand.settings.mission == Mission(9, 5)
+    line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
+    assert line.label_key == "mission_next" and line.mission == ("cairo", "9-5")
+    stand.menus.clear()
+    assert stand.state is not None and stand.state.mission == Mission(9, 9)
+    for seat in Seat:
+        v = views.for_seat(stand.state, seat, next_mission=stand.settings.mission)
+        assert v.next_mission == layouts.MissionLabel("cairo", "9-5")
+        assert layouts.play.note_key(v) == "next_mission"
+    # Drawn in each language, by the mission's name there.
+    drawn = {
+        lang: layouts.render(
+            views.for_seat(stand.state, Seat.A, next_mission=Mission(9, 5)),
+            layouts.panel("epd2in9_V2", 90),
+            lang,
+        ).tobytes()
+        for lang in ("en", "de", "ru")
+    }
+    plain = layouts.render(
+        views.for_seat(stand.state, Seat.A), layouts.panel("epd2in9_V2", 90), "en"
+    ).tobytes()
+    assert len(set(drawn.values())) == 3 and plain not in drawn.values()
+    assert layouts.i18n.mission("de", "cairo", "9-5") == "Kairo 9-5"
+    assert stand.new_game()
+    assert stand.state.mission == Mission(9, 5)
+    v = views.for_seat(stand.state, Seat.B, next_mission=stand.settings.mission)
+    assert v.next_mission is None  # applied: nothing more to announce
+    stand.menus[Seat.A] = Menu(Seat.A)
+    line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
+    assert line.label_key is None and line.mission == ("cairo", "9-5")
+
+
+def test_a_mission_of_the_rulebook_has_its_name_and_ones_own_have_none() -> None:
+    assert Mission(9, 5).name == "cairo" and Mission(8, 8).name == "moscow"
+    assert Mission(9, 9).name is None  # the standard game
+    assert Mission(5, 3).name is None

@@ -251,6 +251,8 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "partner_panel_failed",  # the stand's own state: the other screen fails
         "hint",  # the stand's own state: a key that did nothing, what to press
         "repaired",  # the stand's own state: the journal was damaged on start
+        "next_mission",  # the stand's own settings: the mission chosen for the next game
+        "cursor",  # buttons only: this seat's own cursor, never the partner's
         "last",
         "end",
     }

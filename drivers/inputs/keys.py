@@ -144,23 +144,30 @@ class SeatKeys(InputDriver):
 
     def start(self, emit: Emit, report: Report) -> None:
         """Claim the pins; raises InputError naming the key whose pin cannot be had."""
+        import warnings
+
         from gpiozero import Button  # only a build with keys needs gpiozero
 
         try:
             for (seat, key), pin in self.pins.items():
                 state = _Key(seat, key, self.bounce_time, self.clock, emit)
                 try:
-                    button = Button(
-                        pin,
-                        pull_up=self.pull_up,
-                        bounce_time=None,  # ours, see the module doc
-                        hold_time=self.hold_time,
-                        pin_factory=self.pin_factory,
-                    )
+                    with warnings.catch_warnings():
+                        # gpiozero warns of each pin library it tries and passes
+                        # over; the error below says it once if none would do.
+                        warnings.simplefilter("ignore")
+                        button = Button(
+                            pin,
+                            pull_up=self.pull_up,
+                            bounce_time=None,  # ours, see the module doc
+                            hold_time=self.hold_time,
+                            pin_factory=self.pin_factory,
+                        )
                 except Exception as e:  # gpiozero's errors have no common root with OSError
-                    raise InputError(
-                        f"seat {seat} key {key.value} on GPIO{pin}: {type(e).__name__}: {e}"
-                    ) from e
+                    why = f"{type(e).__name__}: {e}"
+                    if type(e).__name__ == "BadPinFactory":
+                        why += " (not a Raspberry Pi? --emulate DIR runs the keys on emulated pins)"
+                    raise InputError(f"seat {seat} key {key.value} on GPIO{pin}: {why}") from e
                 button.when_pressed = state.pressed
                 button.when_released = state.released
                 button.when_held = state.held

@@ -226,7 +226,7 @@ class MPR121Grid(InputDriver):
 
     def __init__(
         self,
-        electrodes: PadMap | StripMap,
+        electrodes: PadMap | StripMap | Mapping[str, Any],
         *,
         bus: int = 1,
         touch_threshold: int = 12,
@@ -242,6 +242,8 @@ class MPR121Grid(InputDriver):
         clock: Callable[[], float] = time.monotonic,
         wait: Callable[[float], object] | None = None,
     ) -> None:
+        if isinstance(electrodes, Mapping):  # the profile's table
+            electrodes = electrode_map(electrodes)
         if not isinstance(electrodes, PadMap | StripMap):
             raise ValueError(f"electrode map {electrodes!r}: a PadMap or a StripMap")
         for name, value, low, high in (

@@ -275,6 +275,7 @@ class FakeSMBus:
         self.rng = rng or random.Random(1)
         self.closed = False
         self.transactions = 0
+        self.glitched = 0  # transactions the glitches spoiled
 
     def _chip(self, address: int) -> EmulatedMPR121:
         self.transactions += 1
@@ -282,6 +283,7 @@ class FakeSMBus:
         if chip is None or not chip.present or self.closed:
             raise _nack(address)
         if self.glitches and self.rng.random() < self.glitches / 2:
+            self.glitched += 1
             raise _nack(address)  # a transient NACK
         return chip
 
@@ -299,6 +301,7 @@ class FakeSMBus:
         chip = self._chip(i2c_addr)
         data = [chip.read(register + i) for i in range(length)]
         if self.glitches and register == TOUCH_STATUS and self.rng.random() < self.glitches / 2:
+            self.glitched += 1
             i = self.rng.randrange(length)
             data[i] ^= 1 << self.rng.randrange(4 if i else 8)  # a flipped status bit
         return data

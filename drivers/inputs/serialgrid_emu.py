@@ -90,6 +90,7 @@ class EmulatedBoard:
         self.silent = False  # a hung firmware: no frames at all
         self.drop_next = 0  # frames to lose on the way (a missing message)
         self.sent: list[bytes] = []  # every frame the logic produced, before noise
+        self.mangled = 0  # frames the noise spoiled
         self.heard = bytearray()  # what the host sent
         self._master = self._slave = -1
         self._stop = threading.Event()
@@ -168,7 +169,10 @@ class EmulatedBoard:
             if self.drop_next:
                 self.drop_next -= 1
                 continue
-            self._write(self._mangle(f) if self.rng.random() < self.noise else f)
+            if self.rng.random() < self.noise:
+                self.mangled += 1
+                f = self._mangle(f)
+            self._write(f)
 
     def _mangle(self, f: bytes) -> bytes:
         rng = self.rng

@@ -132,6 +132,11 @@ class TouchFilter:
         self._stuck.clear()
         self._episode = None
 
+    @property
+    def idle(self) -> bool:
+        """No contact and no episode: the next contact starts a new one."""
+        return self._episode is None and not self._raw
+
     def feed(self, cells: Iterable[Cell], at: float | None = None) -> Cell | None:
         """One sample: the cells in contact now. Returns the grid cell of a touch
         that counts with this sample, else None."""

@@ -46,6 +46,14 @@ class Mission:
             )
         return cls(int(m.group(1)), int(m.group(2)))
 
+    @property
+    def name(self) -> str | None:
+        """The rulebook's name for this mission (`cairo` for 9-5), None for the
+        standard game and for a mission of one's own."""
+        if self == STANDARD:
+            return None
+        return next((n for n, m in NAMED.items() if m == self), None)
+
     def __str__(self) -> str:
         return f"{self.turns}-{self.mistakes}"
 

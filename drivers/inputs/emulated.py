@@ -1,0 +1,281 @@
+"""`keystand run --emulate`: a script played on emulated hardware, through the
+profile's real input drivers.
+
+`press SEAT KEY [long]` drives the key's MockFactory pin to its pressed level
+and back: a short press for `tap` seconds (above the bounce time, far below the
+hold time), a long one until the driver has said it was held (gpiozero's hold
+timer runs on real time, so waiting for the event is what makes it
+deterministic). `touch R C` puts a finger on the grid cell under table cell
+(R, C), as the grid driver's orientation has it now, until the driver emits the
+touch, then lifts it and waits for the grid to be clear. Each line waits until
+its event was taken (`Tapped` sees the driver emit it) and handled (`sync`),
+so a scripted game plays the same every time. Lines with no emulated device
+(`clue A`, a `touch` on a build without a grid) are emitted as the script
+input does.
+
+`emulated_grid` builds a grid driver over emulated hardware: the MPR121 chips
+of `mpr121_emu` behind a fake SMBus, or the grid firmware's logic on a real
+pty (`serialgrid_emu`). With `noise` the serial stream gets random bytes and
+broken frames, the I2C reads transient NACKs and flipped status bits; what
+the script touched is the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .base import Emit, InputDriver, Report
+from .events import InputEvent, Press, Touch
+from .touchfilter import Cell
+
+log = logging.getLogger(__name__)
+
+TAKEN_WITHIN = 10.0  # seconds an emulated press or touch gets to come out of its driver
+TRIES = 3  # a touch the grid lost (noise took the link down) is tried again
+
+
+class Tapped(InputDriver):
+    """A driver whose events are also queued here, after the service has them."""
+
+    def __init__(self, inner: InputDriver) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+
+    def start(self, emit: Emit, report: Report) -> None:
+        def tapped(event: InputEvent) -> None:
+            emit(event)
+            self.events.put(event)
+
+        self.inner.start(tapped, report)
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    def next(self, timeout: float, stop: threading.Event | None = None) -> InputEvent | None:
+        """The next event it emitted, waiting up to `timeout` (less once `stop` is set)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return self.events.get(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                if time.monotonic() >= deadline or (stop is not None and stop.is_set()):
+                    return None
+
+
+class EmulatedScript(InputDriver):
+    """Plays parsed script steps on emulated keys and grid (see the module doc)."""
+
+    name = "script"
+
+    def __init__(
+        self,
+        steps: list[tuple[int, InputEvent | float]],
+        *,
+        sync: Callable[[], threading.Event],
+        keys: Tapped | None = None,
+        pins: Any = None,
+        grid: Tapped | None = None,
+        finger: Any = None,
+        speed: float = 1.0,
+        on_done: Callable[[], None] | None = None,
+        tap: float = 0.05,
+        mat: Any = None,
+    ) -> None:
+        if keys is not None and pins is None:
+            raise ValueError("emulated keys need the pin factory they were made on")
+        if grid is not None and finger is None:
+            raise ValueError("an emulated grid needs its finger (the emulated hardware)")
+        self.steps = steps
+        self.sync = sync
+        self.keys = keys
+        self.pins = pins
+        self.grid = grid
+        self.finger = finger
+        self.speed = speed
+        self.on_done = on_done
+        self.tap = tap
+        # How the emulated mat really lies (an Orientation); None: as the grid
+        # driver believes, so a script's table cells land where the stand expects.
+        self.mat = mat
+        self.missed: list[str] = []  # lines whose event never came out of its driver
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_touch: tuple[Cell, float] | None = None
+
+    def start(self, emit: Emit, report: Report) -> None:
+        self._thread = threading.Thread(
+            target=self._run, args=(emit,), name="emulated-script", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+
+    def _run(self, emit: Emit) -> None:
+        for line, step in self.steps:
+            if self._stop.is_set():
+                return
+            if isinstance(step, float):
+                self._stop.wait(step * self.speed)
+                continue
+            if isinstance(step, Press) and self.keys is not None:
+                taken = self._press(step)
+            elif isinstance(step, Touch) and self.grid is not None:
+                taken = self._touch(step)
+            else:
+                emit(step)
+                taken = True
+            if not taken and not self._stop.is_set():
+                self.missed.append(f"line {line}: {step}")
+                log.error("emulate: line %d: %s was not taken by its driver", line, step)
+            handled = self.sync()  # set once the service has handled the line's event
+            while not handled.wait(0.1):
+                if self._stop.is_set():
+                    return
+        if self.on_done and not self._stop.is_set():
+            self.on_done()
+
+    # -- keys ------------------------------------------------------------------------
+
+    def _press(self, press: Press) -> bool:
+        assert self.keys is not None
+        driver: Any = self.keys.inner
+        pin = self.pins.pin(driver.pin_of(press.seat, press.key))
+        pressed_low = bool(getattr(driver, "pull_up", True))
+        down, up = (
+            (pin.drive_low, pin.drive_high) if pressed_low else (pin.drive_high, pin.drive_low)
+        )
+        down()
+        if press.long:
+            got = self.keys.next(TAKEN_WITHIN, self._stop)  # the hold timer runs on real time
+            up()
+        else:
+            time.sleep(self.tap)
+            up()  # a short press is decided on release, in this call
+            got = self.keys.next(TAKEN_WITHIN, self._stop)
+        # The next press of a key must not look like this one's contact chatter.
+        time.sleep(float(getattr(driver, "bounce_time", 0.0)) + 0.01)
+        if got != press:
+            log.error("emulate: %s came out as %s", press, got)
+        return got == press
+
+    # -- the grid --------------------------------------------------------------------
+
+    def _touch(self, touch: Touch) -> bool:
+        assert self.grid is not None
+        driver: Any = self.grid.inner
+        for _ in range(TRIES):
+            lie = self.mat if self.mat is not None else driver.orientation
+            cell = lie.to_grid((touch.row, touch.col))
+            # What the driver will say it was: the same cell unless the mat lies
+            # otherwise than the driver believes (not calibrated yet).
+            expected = Touch(*driver.orientation.to_table(cell))
+            self._after_bounce(driver, cell)
+            self.finger.press([cell])
+            got = self.grid.next(TAKEN_WITHIN, self._stop)
+            self.finger.lift()
+            self._wait_clear(driver)
+            self._last_touch = (cell, time.monotonic())
+            if got is None:
+                got = self.grid.next(0)  # counted just before the lift
+            if got is not None:
+                if got != expected:
+                    log.error("emulate: %s came out as %s", touch, got)
+                return got == expected
+            if self._stop.is_set():
+                return False
+            log.warning("emulate: %s not taken by the grid yet; touching again", touch)
+        return False
+
+    def _after_bounce(self, driver: Any, cell: Cell) -> None:
+        """The same word again: wait out the bounce window, or it is a bounce."""
+        if self._last_touch is None or self._last_touch[0] != cell:
+            return
+        left = driver.filter.bounce - (time.monotonic() - self._last_touch[1])
+        if left > 0:
+            self._stop.wait(left + 0.05)
+
+    def _wait_clear(self, driver: Any) -> None:
+        deadline = time.monotonic() + TAKEN_WITHIN
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if driver.filter.idle:
+                return
+            time.sleep(0.005)
+        log.warning("emulate: the grid did not clear after a touch")
+
+
+def emulated_grid(
+    kind: str,
+    *,
+    folder: Path,
+    noise: bool = False,
+    options: dict[str, Any],
+    driver_class: type[InputDriver],
+) -> tuple[InputDriver, Any]:
+    """(the grid driver over emulated hardware, the hardware: `press(cells)`,
+    `lift()`, `close()`) for a profile's `mpr121` or `serial-grid`."""
+    if kind == "mpr121":
+        from .mpr121 import electrode_map
+        from .mpr121_emu import EmulatedGrid
+
+        emap = options["electrodes"]
+        if not hasattr(emap, "addresses"):
+            emap = electrode_map(emap)
+        hardware = _MatOnChips(EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7))
+        driver = driver_class(**{**options, "electrodes": emap, "smbus": hardware.grid.smbus})
+        return driver, hardware
+    if kind == "serial-grid":
+        from .serialgrid_emu import EmulatedBoard
+
+        board = EmulatedBoard(folder / "grid-tty", noise=0.2 if noise else 0.0, seed=7)
+        board.plug()
+        driver = driver_class(**{**options, "port": str(board.link)})
+        return driver, _Board(board)
+    raise ValueError(f"no emulated grid for input kind {kind!r} (mpr121 or serial-grid)")
+
+
+class _MatOnChips:
+    def __init__(self, grid: Any) -> None:
+        self.grid = grid
+
+    def press(self, cells: list[Cell]) -> None:
+        self.grid.press(cells)
+
+    def lift(self) -> None:
+        self.grid.lift()
+
+    def close(self) -> None:
+        bus = self.grid.bus
+        if bus.glitches:
+            log.info(
+                "emulate: grid: %d of %d I2C transactions glitched", bus.glitched, bus.transactions
+            )
+
+
+class _Board:
+    def __init__(self, board: Any) -> None:
+        self.board = board
+
+    def press(self, cells: list[Cell]) -> None:
+        self.board.press(cells)
+
+    def lift(self) -> None:
+        self.board.lift()
+
+    def close(self) -> None:
+        self.board.unplug()
+        if self.board.noise:
+            log.info(
+                "emulate: grid: %d of %d frames sent mangled",
+                self.board.mangled,
+                len(self.board.sent),
+            )

@@ -1,0 +1,426 @@
+"""`keystand doctor [--profile P] [--refresh]`: is this Pi ready for this build?
+
+One line per check, each saying what it found or what to do about it:
+the profile (with its pin plan), the vendor's panel package, on a Pi the Python
+modules of `keystand[pi]`, the group memberships, the GPIO chip, the SPI devices
+the panels use, the I2C bus and each MPR121 on it, the serial grid's port, and
+each panel (initialised, BUSY answering; a blank refresh only with --refresh).
+Exit 0 only when every check passes. Off a Pi it says so and checks the profile
+and the package; a build that needs no hardware (simulated panels, no wired
+input) passes there.
+
+Everything it touches comes through `Machine`, so a test gives it a fake /dev
+tree, groups and device openers, and the emulated panels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from . import pins
+from . import profile as profiles
+
+if TYPE_CHECKING:
+    from keystand.drivers.display import Panel as PanelDriver
+
+EXIT_FAILED = 1
+DEFAULT_PROFILE = "minimal"
+SERVICE_HINT = "is keystand running? stop it first: sudo systemctl stop keystand"
+PI_EXTRA = "pip install 'keystand[pi]'"
+SPI_FIX = (
+    "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
+    "/boot/firmware/config.txt), then reboot"
+)
+I2C_FIX = (
+    "enable I2C: sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in "
+    "/boot/firmware/config.txt), then reboot"
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    name: str
+    ok: bool
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{'ok' if self.ok else 'FAIL':4} {self.name}: {self.detail}"
+
+
+def _open_device(path: Path) -> None:
+    """Open a device read-write and close it: it exists and we may use it."""
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    os.close(fd)
+
+
+def _open_i2c(path: Path) -> Any:
+    from smbus2 import SMBus  # only on a Pi with an I2C build
+
+    return SMBus(str(path))
+
+
+def _groups() -> set[str]:
+    import grp
+
+    names = set()
+    for gid in {*os.getgroups(), os.getegid()}:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            continue
+    return names
+
+
+def _user() -> str:
+    import getpass
+
+    return getpass.getuser()
+
+
+def _has_module(name: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _vendor_file(model: str) -> object:
+    from keystand.drivers.display.waveshare import vendor_file
+
+    return vendor_file(model)
+
+
+def _make_panel(seat: str, panel: profiles.Panel) -> PanelDriver:
+    import warnings
+
+    from keystand.drivers import factory
+
+    with warnings.catch_warnings():  # gpiozero's back-end fallbacks: the check's line says
+        warnings.simplefilter("ignore")
+        return factory.make_panel(
+            "waveshare",
+            panel.model,
+            rotation=panel.rotation,
+            seat=seat,
+            wiring=wiring(panel),
+            busy_timeout=panel.busy_timeout or None,
+        )
+
+
+def wiring(panel: profiles.Panel) -> dict[str, Any]:
+    """A profile's panel lines as the driver factory takes them."""
+    return {
+        "rst": panel.rst,
+        "dc": panel.dc,
+        "busy": panel.busy,
+        "pwr": None if panel.pwr < 0 else panel.pwr,
+        "spi_device": panel.spi_device,
+    }
+
+
+@dataclass
+class Machine:
+    """What the doctor looks at: this machine by default; a test gives a fake
+    root (its /proc and /dev), groups and openers, and emulated panels."""
+
+    root: Path = Path("/")
+    user: Callable[[], str] = _user
+    uid: Callable[[], int] = os.geteuid
+    groups: Callable[[], set[str]] = _groups
+    open_device: Callable[[Path], None] = _open_device
+    open_i2c: Callable[[Path], Any] = _open_i2c
+    has_module: Callable[[str], bool] = _has_module
+    vendor_file: Callable[[str], object] = _vendor_file
+    make_panel: Callable[[str, profiles.Panel], PanelDriver] = _make_panel
+    models: tuple[str, ...] = profiles.PANEL_MODELS
+
+    def path(self, device: str) -> Path:
+        """An absolute device path under this machine's root."""
+        return self.root / device.lstrip("/")
+
+    def model(self) -> str | None:
+        """The board's model string, None when this is not a Raspberry Pi."""
+        for where in ("proc/device-tree/model", "sys/firmware/devicetree/base/model"):
+            try:
+                text = (self.root / where).read_bytes().rstrip(b"\0").decode("utf-8", "replace")
+            except OSError:
+                continue
+            return text if "Raspberry Pi" in text else None
+        return None
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "doctor",
+        help="check this Pi for a build: profile, pins, SPI, I2C, serial, groups, panels",
+        description="Check, one line each, what a build needs on this Pi, and say what to "
+        "fix. Exit 0 only when every check passes.",
+    )
+    p.add_argument(
+        "--profile",
+        default=DEFAULT_PROFILE,
+        help=f"a profile's name or a file's path (default: {DEFAULT_PROFILE})",
+    )
+    p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="also draw a blank picture on each panel (a full refresh: what it shows is lost)",
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    return report(diagnose(args.profile, Machine(), refresh=args.refresh), out)
+
+
+def report(checks: Iterator[Check], out: TextIO) -> int:
+    failed = 0
+    for check in checks:
+        failed += not check.ok
+        print(check, file=out, flush=True)
+    return EXIT_FAILED if failed else 0
+
+
+def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[Check]:
+    """Each check's line, in order; later checks need the profile."""
+    profile: profiles.Profile | None = None
+    try:
+        profile = profiles.load(name)
+    except profiles.ProfileError as e:
+        yield Check("profile", False, str(e))
+    else:
+        yield Check("profile", True, f"{profile.source}: {_plan(profile)}")
+    if profile is None or profile.stand.driver == "waveshare":
+        yield _vendor(machine)
+    if profile is None:
+        return
+    board = machine.model()
+    needs_pi = bool(list(pins.uses(profile))) or profile.stand.driver != "sim"
+    if board is None:
+        yield Check(
+            "machine",
+            not needs_pi,
+            "not a Raspberry Pi: checked the profile and the package only"
+            if needs_pi
+            else "not a Raspberry Pi; this profile needs none",
+        )
+        return
+    yield Check("machine", True, board)
+    yield from _modules(profile, machine)
+    yield _groups_check(profile, machine)
+    if needs_pi:
+        yield _gpiochip(machine)
+    if profile.stand.driver == "waveshare":
+        for device in sorted({p.spi_device for p in profile.panels.values()}):
+            seats = [s for s, p in profile.panels.items() if p.spi_device == device]
+            yield _device(machine, f"/dev/spidev0.{device}", f"seat {', '.join(seats)}", SPI_FIX)
+    mpr121 = profile.input.mpr121
+    if "mpr121" in profile.input.kinds and mpr121 is not None:
+        yield from _i2c(machine, mpr121)
+    serial = profile.input.serial
+    if "serial-grid" in profile.input.kinds and serial is not None:
+        yield _serial(machine, serial.port)
+    if profile.stand.driver == "waveshare":
+        for seat, panel in profile.panels.items():
+            yield _panel(machine, seat, panel, refresh)
+
+
+def _plan(profile: profiles.Profile) -> str:
+    plan = pins.check(profile)
+    if not plan:
+        return "loads; no GPIO to plan"
+    return f"loads; pin plan ok ({len(plan)} GPIOs, none twice, buses kept free)"
+
+
+def _vendor(machine: Machine) -> Check:
+    found: list[str] = []
+    for model in machine.models:
+        try:
+            machine.vendor_file(model)
+        except (ImportError, OSError, ValueError) as e:
+            return Check("vendor package", False, str(e))
+        found.append(model)
+    return Check("vendor package", True, f"waveshare-epaper model files {', '.join(found)}")
+
+
+def _needed_modules(profile: profiles.Profile) -> list[tuple[str, str]]:
+    needed = []
+    if profile.stand.driver == "waveshare":
+        needed.append(("spidev", "the panels' SPI"))
+    if profile.stand.driver == "waveshare" or profile.input.keys is not None:
+        needed.append(("lgpio", "gpiozero's pins on a Pi"))
+    if "mpr121" in profile.input.kinds:
+        needed.append(("smbus2", "the MPR121's I2C"))
+    if "serial-grid" in profile.input.kinds:
+        needed.append(("serial", "the grid's serial port (pyserial)"))
+    return needed
+
+
+def _modules(profile: profiles.Profile, machine: Machine) -> Iterator[Check]:
+    for module, why in _needed_modules(profile):
+        if machine.has_module(module):
+            yield Check(f"module {module}", True, f"importable ({why})")
+        else:
+            yield Check(f"module {module}", False, f"missing ({why}): {PI_EXTRA}")
+
+
+def _needed_groups(profile: profiles.Profile) -> list[str]:
+    groups = []
+    if pins.needs_spi(profile) or profile.input.keys is not None:
+        groups.append("gpio")
+    if pins.needs_spi(profile):
+        groups.append("spi")
+    if pins.needs_i2c(profile):
+        groups.append("i2c")
+    if "serial-grid" in profile.input.kinds:
+        groups.append("dialout")
+    return groups
+
+
+def _groups_check(profile: profiles.Profile, machine: Machine) -> Check:
+    needed = _needed_groups(profile)
+    user = machine.user()
+    if machine.uid() == 0:
+        return Check("groups", True, "running as root: no group needed")
+    if not needed:
+        return Check("groups", True, "no device group needed")
+    missing = [g for g in needed if g not in machine.groups()]
+    if missing:
+        return Check(
+            "groups",
+            False,
+            f"{user} is not in {', '.join(missing)}: sudo usermod -aG {','.join(missing)} "
+            f"{user}, then log out and in",
+        )
+    return Check("groups", True, f"{user} is in {', '.join(needed)}")
+
+
+def _gpiochip(machine: Machine) -> Check:
+    # gpiozero's lgpio back end opens gpiochip4 when there is one (a Pi 5), else 0.
+    chip = "/dev/gpiochip4" if machine.path("/dev/gpiochip4").exists() else "/dev/gpiochip0"
+    return _device(machine, chip, "GPIO", "no GPIO character device: is this Raspberry Pi OS?")
+
+
+def _device(machine: Machine, device: str, what: str, missing_fix: str) -> Check:
+    name = f"{device} ({what})"
+    path = machine.path(device)
+    if not path.exists():
+        return Check(name, False, f"missing: {missing_fix}")
+    try:
+        machine.open_device(path)
+    except OSError as e:
+        return Check(name, False, _open_failed(e, machine))
+    return Check(name, True, "present, opens read-write")
+
+
+def _open_failed(e: OSError, machine: Machine) -> str:
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return (
+            f"permission denied: is {machine.user()} in its group? (the groups line says; "
+            "log out and in after usermod)"
+        )
+    if e.errno == errno.EBUSY:
+        return f"busy: {SERVICE_HINT}"
+    return f"cannot open: {e.strerror or e}"
+
+
+def _i2c(machine: Machine, mpr121: profiles.Mpr121) -> Iterator[Check]:
+    from keystand.drivers.inputs.mpr121 import (
+        CONFIG2,
+        CONFIG2_AFTER_RESET,
+        CONFIG2_VALUE,
+        electrode_map,
+    )
+
+    device = f"/dev/i2c-{mpr121.bus}"
+    check = _device(machine, device, "I2C", I2C_FIX)
+    yield check
+    if not check.ok:
+        return
+    try:
+        bus = machine.open_i2c(machine.path(device))
+    except ImportError:
+        yield Check("MPR121", False, f"smbus2 is missing: {PI_EXTRA}")
+        return
+    except OSError as e:
+        yield Check("MPR121", False, f"{device}: {_open_failed(e, machine)}")
+        return
+    try:
+        for address in electrode_map(mpr121.electrodes).addresses:
+            name = f"MPR121 at 0x{address:02X}"
+            try:
+                value = bus.read_byte_data(address, CONFIG2)
+            except OSError:
+                yield Check(
+                    name,
+                    False,
+                    "no answer: check SDA to GPIO2 (pin 3), SCL to GPIO3 (pin 5), 3V3, GND "
+                    "and its ADDR pin (0x5A GND, 0x5B 3V3, 0x5C SDA, 0x5D SCL)",
+                )
+                continue
+            if value in (CONFIG2_AFTER_RESET, CONFIG2_VALUE):
+                yield Check(name, True, f"answers (CONFIG2 0x{value:02X})")
+            else:
+                yield Check(
+                    name,
+                    False,
+                    f"answers, but CONFIG2 reads 0x{value:02X}, not an MPR121's 0x24 after "
+                    "reset: another device at this address?",
+                )
+    finally:
+        bus.close()
+
+
+def _serial(machine: Machine, port: str) -> Check:
+    if not port.startswith("/"):
+        return Check(f"serial {port}", True, "not a device path (a pyserial URL): not checked")
+    fix = "plug in the grid (ls /dev/serial/by-id/ names it)"
+    return _device(machine, port, "the touch grid", fix)
+
+
+def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:
+    from keystand.drivers.display import PanelError, Refresh
+    from keystand.drivers.display.hal import PanelGpioError
+
+    name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
+    try:
+        driver = machine.make_panel(seat, panel)
+    except PanelGpioError as e:
+        if "pin factory" in str(e):  # gpiozero found no back end it can load
+            return Check(name, False, f"{e}: no GPIO back end ({PI_EXTRA} brings lgpio)")
+        return Check(name, False, f"{e} ({SERVICE_HINT})")  # lgpio: "GPIO busy"
+    except PanelError as e:
+        return Check(name, False, f"{e} ({SERVICE_HINT})" if "in use" in str(e) else str(e))
+    except Exception as e:  # no pin factory, no spidev: what the modules lines say
+        return Check(name, False, f"cannot start its driver: {e}")
+    try:
+        answered = getattr(driver, "probe", lambda: False)()
+        if refresh:
+            from PIL import Image
+
+            driver.display(Image.new("1", driver.size, 1), Refresh.FULL)
+            driver.sleep()
+            return Check(name, True, "initialised; a blank full refresh done, BUSY answered")
+        if answered:
+            return Check(name, True, "initialised; BUSY answered")
+        return Check(
+            name,
+            True,
+            "initialised (this model's init gives BUSY nothing to answer: --refresh proves it)",
+        )
+    except PanelError as e:
+        return Check(name, False, str(e))
+    finally:
+        driver.close()
+
+
+__all__ = ["Check", "Machine", "add_parser", "diagnose", "report", "run"]

@@ -1,0 +1,359 @@
+"""`keystand doctor`: each check's pass and fail line, on a fake Pi (a /dev tree
+in tmp_path, injected groups and openers) with emulated panels and an emulated
+MPR121; off a Pi, one line saying so and no traceback."""
+
+from __future__ import annotations
+
+import errno
+import io
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from keystand import doctor
+from keystand.doctor import Check, Machine, diagnose, report
+from keystand.drivers import factory
+from keystand.drivers.display.waveshare import VendorMissing
+from keystand.drivers.inputs.mpr121 import electrode_map
+from keystand.drivers.inputs.mpr121_emu import EmulatedGrid, FakeSMBus
+from keystand.profile import Panel
+
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
+DEVICES = ("spidev0.0", "spidev0.1", "gpiochip0", "i2c-1", "ttyACM0")
+
+
+class Bench:
+    """A fake Pi: its root, its user's groups, emulated panels (faults per seat)
+    and an emulated MPR121 grid at 0x5A."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "proc" / "device-tree").mkdir(parents=True)
+        (root / "proc" / "device-tree" / "model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+        (root / "dev").mkdir()
+        for name in DEVICES:
+            (root / "dev" / name).write_bytes(b"")
+        self.groups = {"pi", "gpio", "spi", "i2c", "dialout"}
+        self.faults: dict[str, str] = {}
+        self.pins = MockFactory()
+        self.hardware: dict[str, Any] = {}
+        spec = {"address": "0x5A", "rows": [0, 1, 2, 3, 4], "cols": [5, 6, 7, 8, 9]}
+        self.grid = EmulatedGrid(electrode_map(spec))
+        self.opened: list[Path] = []
+        self.refuse: dict[str, int] = {}  # device name -> errno
+
+    def open_device(self, path: Path) -> None:
+        self.opened.append(path)
+        if path.name in self.refuse:
+            raise OSError(self.refuse[path.name], "refused")
+        path.open("rb").close()
+
+    def make_panel(self, seat: str, panel: Panel) -> Any:
+        made, hardware = factory.make_emulated_panel(
+            "waveshare",
+            panel.model,
+            rotation=panel.rotation,
+            seat=seat,
+            pin_factory=self.pins,
+            speed=0,
+            fault=self.faults.get(seat),
+            busy_timeout=2.0,
+            rise_timeout=0.2,
+            record=False,
+            wiring=doctor.wiring(panel),
+        )
+        self.hardware[seat] = hardware
+        return made
+
+    def machine(self, **changes: Any) -> Machine:
+        """The fake Pi for one doctor run (its panels on a fresh header)."""
+        self.close()
+        self.hardware = {}
+        self.pins = MockFactory()
+        base = Machine(
+            root=self.root,
+            user=lambda: "pi",
+            uid=lambda: 1000,
+            groups=lambda: set(self.groups),
+            open_device=self.open_device,
+            open_i2c=lambda path: self.grid.smbus(1),
+            has_module=lambda name: True,
+            make_panel=self.make_panel,
+        )
+        return replace(base, **changes)
+
+    def close(self) -> None:
+        for hardware in self.hardware.values():
+            hardware.close()
+        self.pins.close()
+
+
+@pytest.fixture
+def bench(tmp_path: Path) -> Iterator[Bench]:
+    b = Bench(tmp_path / "pi")
+    yield b
+    b.close()
+
+
+def lines(profile: str, machine: Machine, *, refresh: bool = False) -> tuple[int, list[Check]]:
+    checks = list(diagnose(profile, machine, refresh=refresh))
+    code = report(iter(checks), io.StringIO())
+    return code, checks
+
+
+def find(checks: list[Check], name: str) -> Check:
+    found = [c for c in checks if c.name.startswith(name)]
+    assert len(found) == 1, (name, [str(c) for c in checks])
+    return found[0]
+
+
+@pytest.mark.parametrize("build", ["minimal", "touch-mpr121", "touch-serial"])
+def test_a_ready_pi_passes_every_check(bench: Bench, build: str) -> None:
+    code, checks = lines(build, bench.machine())
+    assert code == 0, "\n".join(map(str, checks))
+    names = [c.name for c in checks]
+    assert names[:3] == ["profile", "vendor package", "machine"]
+    assert find(checks, "machine").detail == "Raspberry Pi 4 Model B Rev 1.5"
+    assert "/dev/spidev0.0 (seat A)" in names and "/dev/spidev0.1 (seat B)" in names
+    assert "/dev/gpiochip0 (GPIO)" in names
+    assert any(n.startswith("panel A (") for n in names) and any(
+        n.startswith("panel B (") for n in names
+    )
+    assert ("MPR121 at 0x5A" in names) == (build == "touch-mpr121")
+    assert ("/dev/ttyACM0 (the touch grid)" in names) == (build == "touch-serial")
+    assert find(checks, "groups").detail.startswith("pi is in gpio, spi")
+
+
+def test_the_report_is_one_line_per_check(bench: Bench) -> None:
+    out = io.StringIO()
+    code = report(diagnose("minimal", bench.machine()), out)
+    text = out.getvalue().splitlines()
+    assert code == 0
+    assert text[0].startswith("ok   profile: minimal: loads; pin plan ok (21 GPIOs")
+    assert all(line[:5] in ("ok   ", "FAIL ") for line in text)
+
+
+def test_a_bad_profile_fails_naming_the_pin(bench: Bench, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text((HARDWARE / "minimal.toml").read_text().replace("undo = 13", "undo = 22"))
+    code, checks = lines(str(bad), bench.machine())
+    assert code == 1
+    assert str(checks[0]) == f"FAIL profile: {bad}: GPIO 22: seat B panel dc and seat A key undo"
+    assert [c.name for c in checks] == ["profile", "vendor package"]  # nothing to check against
+
+
+def test_missing_spi_device_says_how_to_enable_spi(bench: Bench) -> None:
+    (bench.root / "dev" / "spidev0.1").unlink()
+    code, checks = lines("minimal", bench.machine())
+    assert code == 1
+    line = str(find(checks, "/dev/spidev0.1"))
+    assert line.startswith("FAIL /dev/spidev0.1 (seat B): missing: enable SPI")
+    assert "raspi-config nonint do_spi 0" in line and "/boot/firmware/config.txt" in line
+    assert find(checks, "/dev/spidev0.0").ok
+
+
+@pytest.mark.parametrize(
+    ("error", "says"),
+    [
+        (errno.EACCES, "permission denied: is pi in its group?"),
+        (errno.EBUSY, "is keystand running"),
+    ],
+)
+def test_a_device_that_will_not_open_says_why(bench: Bench, error: int, says: str) -> None:
+    bench.refuse["spidev0.0"] = error
+    code, checks = lines("minimal", bench.machine())
+    assert code == 1
+    check = find(checks, "/dev/spidev0.0")
+    assert not check.ok and says in check.detail
+
+
+def test_missing_groups_name_the_usermod_line(bench: Bench) -> None:
+    bench.groups -= {"spi", "i2c"}
+    code, checks = lines("touch-mpr121", bench.machine())
+    assert code == 1
+    assert str(find(checks, "groups")) == (
+        "FAIL groups: pi is not in spi, i2c: sudo usermod -aG spi,i2c pi, then log out and in"
+    )
+    code, checks = lines("touch-serial", bench.machine(groups=lambda: {"gpio", "spi"}))
+    assert code == 1 and "pi is not in dialout" in find(checks, "groups").detail
+    code, checks = lines("minimal", bench.machine(groups=lambda: set(), uid=lambda: 0))
+    assert code == 0 and find(checks, "groups").detail.startswith("running as root")
+
+
+def test_the_gpio_chip_is_the_pi_5s_when_there_is_one(bench: Bench) -> None:
+    (bench.root / "dev" / "gpiochip4").write_bytes(b"")
+    (bench.root / "dev" / "gpiochip0").unlink()
+    code, checks = lines("minimal", bench.machine())
+    assert code == 0 and find(checks, "/dev/gpiochip4 (GPIO)").ok
+    (bench.root / "dev" / "gpiochip4").unlink()
+    code, checks = lines("minimal", bench.machine())
+    assert code == 1 and not find(checks, "/dev/gpiochip0 (GPIO)").ok
+
+
+def test_missing_python_modules_say_which_extra(bench: Bench) -> None:
+    code, checks = lines("touch-mpr121", bench.machine(has_module=lambda m: m != "smbus2"))
+    assert code == 1
+    assert str(find(checks, "module smbus2")) == (
+        "FAIL module smbus2: missing (the MPR121's I2C): pip install 'keystand[pi]'"
+    )
+    assert find(checks, "module spidev").ok and find(checks, "module lgpio").ok
+
+
+def test_a_missing_vendor_package_is_named(bench: Bench) -> None:
+    def missing(model: str) -> object:
+        raise VendorMissing("waveshare-epaper is not installed; pip install ...")
+
+    code, checks = lines("minimal", bench.machine(vendor_file=missing))
+    assert code == 1
+    assert str(find(checks, "vendor package")).startswith(
+        "FAIL vendor package: waveshare-epaper is not installed"
+    )
+
+
+def test_the_real_vendor_files_are_found(bench: Bench) -> None:
+    """The vendor check runs the real loader over the installed package."""
+    check = find(list(diagnose("minimal", bench.machine())), "vendor package")
+    assert check.ok and all(m in check.detail for m in ("epd2in7_V2", "epd4in2_V2"))
+
+
+def test_i2c_bus_and_mpr121(bench: Bench) -> None:
+    code, checks = lines("touch-mpr121", bench.machine())
+    assert code == 0
+    assert str(find(checks, "MPR121 at 0x5A")) == "ok   MPR121 at 0x5A: answers (CONFIG2 0x24)"
+    nobody = FakeSMBus({})
+    code, checks = lines("touch-mpr121", bench.machine(open_i2c=lambda path: nobody))
+    assert code == 1
+    line = str(find(checks, "MPR121 at 0x5A"))
+    assert line.startswith("FAIL MPR121 at 0x5A: no answer: check SDA to GPIO2 (pin 3)")
+    assert nobody.closed
+    (bench.root / "dev" / "i2c-1").unlink()
+    code, checks = lines("touch-mpr121", bench.machine())
+    line = str(find(checks, "/dev/i2c-1"))
+    assert line.startswith("FAIL /dev/i2c-1 (I2C): missing: enable I2C")
+    assert "raspi-config nonint do_i2c 0" in line
+    assert not any(c.name.startswith("MPR121") for c in checks)
+
+
+def test_another_device_at_the_mpr121s_address(bench: Bench) -> None:
+    chip = bench.grid.chips[0x5A]
+    chip.write(0x5D, 0x11)  # stopped after reset: CONFIG2 takes the write
+    code, checks = lines("touch-mpr121", bench.machine())
+    assert code == 1
+    assert "CONFIG2 reads 0x11" in find(checks, "MPR121 at 0x5A").detail
+
+
+def test_the_serial_port(bench: Bench) -> None:
+    (bench.root / "dev" / "ttyACM0").unlink()
+    code, checks = lines("touch-serial", bench.machine())
+    assert code == 1
+    assert str(find(checks, "/dev/ttyACM0")) == (
+        "FAIL /dev/ttyACM0 (the touch grid): missing: plug in the grid "
+        "(ls /dev/serial/by-id/ names it)"
+    )
+
+
+def test_panels_answer_through_the_real_driver(bench: Bench) -> None:
+    code, checks = lines("minimal", bench.machine())
+    assert code == 0
+    check = find(checks, "panel B")
+    assert check.name == "panel B (epd2in7_V2, CE1, BUSY GPIO23)"
+    assert check.detail == "initialised; BUSY answered"
+    assert find(checks, "panel A").detail == "initialised; BUSY answered"
+
+
+def test_an_unplugged_panel_fails_its_line(bench: Bench) -> None:
+    bench.faults["A"] = "unplugged"
+    code, checks = lines("minimal", bench.machine())
+    assert code == 1
+    check = find(checks, "panel A")
+    assert not check.ok and "BUSY on GPIO24 never went high" in check.detail
+    assert find(checks, "panel B").ok
+
+
+def test_refresh_draws_a_blank_picture(bench: Bench) -> None:
+    code, checks = lines("minimal", bench.machine(), refresh=True)
+    assert code == 0, "\n".join(map(str, checks))
+    assert "blank full refresh done" in find(checks, "panel A").detail
+    for seat in "AB":
+        assert bench.hardware[seat].shown.convert("L").getextrema() == (255, 255)
+
+
+def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_path: Path) -> None:
+    off = bench.machine(root=tmp_path / "laptop")
+    code, checks = lines("minimal", off)
+    assert code == 1
+    assert [c.name for c in checks] == ["profile", "vendor package", "machine"]
+    assert (
+        str(checks[-1])
+        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only"
+    )
+    code, checks = lines("desktop", off)
+    assert code == 0 and [c.name for c in checks] == ["profile", "machine"]
+
+
+def test_the_command_off_a_pi_has_no_traceback() -> None:
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine has a device tree: not a desktop")
+    done = subprocess.run(
+        [sys.executable, "-m", "keystand", "doctor", "--profile", "touch-mpr121"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and done.stderr == ""
+    assert done.stdout.splitlines()[-1].startswith("FAIL machine: not a Raspberry Pi")
+
+
+def test_a_panel_line_another_program_holds_says_to_stop_the_service(bench: Bench) -> None:
+    """Seat A's RST is held by someone else (as a running stand holds it) when the
+    real driver claims its lines over the emulated panel."""
+    from gpiozero import LED
+
+    from keystand.drivers.display.emulator import EmulatedPanel
+    from keystand.drivers.display.hal import Wiring
+    from keystand.drivers.display.waveshare import WavesharePanel
+
+    holders: list[Any] = []
+
+    def make_panel(seat: str, panel: Panel) -> Any:
+        if seat == "B":
+            return bench.make_panel(seat, panel)
+        wiring = Wiring(**doctor.wiring(panel))
+        hardware = EmulatedPanel(panel.model, wiring=wiring, pin_factory=bench.pins, speed=0)
+        bench.hardware[seat] = hardware
+        holders.append(LED(panel.rst, pin_factory=bench.pins))
+        return WavesharePanel(
+            panel.model, seat=seat, wiring=wiring, pin_factory=bench.pins, spi=hardware.spi
+        )
+
+    try:
+        code, checks = lines("minimal", bench.machine(make_panel=make_panel))
+    finally:
+        for holder in holders:
+            holder.close()
+    assert code == 1
+    check = find(checks, "panel A")
+    assert "GPIO17 for RST is already in use" in check.detail
+    assert check.detail.endswith(
+        "(is keystand running? stop it first: sudo systemctl stop keystand)"
+    )
+    assert find(checks, "panel B").ok
+
+
+def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None:
+    """The real panel maker, on a machine where gpiozero finds no back end
+    (this desktop: no lgpio, no RPi.GPIO, no Pi revision)."""
+    if Path("/proc/device-tree/model").exists() or Machine().has_module("lgpio"):
+        pytest.skip("this machine may have real GPIO")
+    code, checks = lines("minimal", bench.machine(make_panel=Machine().make_panel))
+    assert code == 1
+    check = find(checks, "panel A")
+    assert "cannot claim GPIO17 for RST" in check.detail
+    assert check.detail.endswith("no GPIO back end (pip install 'keystand[pi]' brings lgpio)")
