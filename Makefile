@@ -7,11 +7,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
+# The unit's tests run systemd's own checker (systemd-analyze verify/security).
+ANALYZE := /usr/bin/systemd-analyze
 # The vendor's panel code, pinned; without its declared dependencies (RPi.GPIO
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser
+.PHONY: test sim lint venv clean browser systemd-tools install-pi
 
 venv: $(STAMP)
 
@@ -27,6 +29,21 @@ $(CHROMIUM):
 		echo "          sudo apt-get install chromium   (then make test again)"; \
 	fi
 
+systemd-tools: $(ANALYZE)
+
+$(ANALYZE):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd >/dev/null; \
+	else \
+		echo "keystand: systemd-analyze is missing; the unit's tests will be skipped."; \
+		echo "          sudo apt-get install systemd   (then make test again)"; \
+	fi
+
+# On a Raspberry Pi (Bookworm): the stand as a service. INSTALL_ARGS passes
+# more, e.g. INSTALL_ARGS="--profile minimal" or INSTALL_ARGS="uninstall".
+install-pi:
+	systemd/install.sh $(INSTALL_ARGS)
+
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
@@ -36,7 +53,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --no-deps $(WAVESHARE)
 	touch $(STAMP)
 
-test: $(STAMP) browser
+test: $(STAMP) browser systemd-tools
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/lint_tree.py imports  # DESIGN.md's import table (pyproject)

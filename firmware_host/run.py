@@ -14,6 +14,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -41,8 +42,15 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--profile",
-        default="desktop",
-        help="a profile installed with keystand (desktop) or a profile file's path",
+        help="a profile installed with keystand (desktop) or a profile file's path "
+        "(default: the settings file's, else desktop)",
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        help="the settings file: profile, languages, default mission, refresh policy "
+        "(default: /etc/keystand/keystand.toml if it exists)",
     )
     p.add_argument("--state-dir", type=Path, help=f"default: {default_state_dir()}")
     p.add_argument(
@@ -353,6 +361,32 @@ def _report_emulation(emulation: Emulation, panels: dict[Seat, Panel], err: Text
         )
 
 
+def _status_line(service: Service) -> str:
+    """What `systemctl status keystand` says: the game, as the public record has it."""
+    snap = service.snapshot
+    state = snap.public.get("state") or {}
+    line = f"{snap.phase.value}: game {snap.game or '-'}"
+    if state:
+        line += (
+            f", {state.get('status')}, {state.get('phase')}, turns left {state.get('turns_left')}"
+        )
+    if snap.public.get("cannot_save"):
+        line += ", CANNOT SAVE"
+    return line
+
+
+def _shutdown(service: Service, notifier: Any, ping: float | None) -> bool:
+    """`service.shutdown`, pinging the watchdog meanwhile: the loop is blanking the
+    screens under its own deadline (STOP_TIMEOUT), no longer turning."""
+    deadline = time.monotonic() + STOP_TIMEOUT + 5
+    service.stop()
+    while ping is not None and time.monotonic() < deadline:
+        if service.wait_stopped(min(ping, max(0.0, deadline - time.monotonic()))):
+            break
+        notifier.watchdog()
+    return service.shutdown(max(0.0, deadline - time.monotonic()))
+
+
 class ShownLog:
     """`--shown-log`: a line for each frame a panel has finished showing."""
 
@@ -383,9 +417,11 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from keystand.drivers import factory
     from keystand.drivers.inputs import InputError
 
+    from . import config as configs
     from . import profile as profiles
     from . import screens
     from .inputs_setup import build as build_inputs
+    from .notify import Heartbeat, Notifier, watchdog_interval
     from .panel_worker import RefreshPolicy
     from .service import Service
     from .stand import Settings, Stand
@@ -394,7 +430,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     logging.basicConfig(
         level=logging.INFO, format="keystand: %(levelname)s %(message)s", stream=err
     )
-    profile = profiles.load(args.profile)
+    settings_file = configs.load(configs.find(args.config))
+    profile_name = args.profile or settings_file.get("service", "profile") or "desktop"
+    profile = profiles.load(profile_name)
     if args.speed is not None and not 0 <= args.speed <= 10:
         raise UsageError(f"--speed {args.speed}: expected 0..10 (1 real time, 0 no waiting)")
     if args.port is not None and not 0 <= args.port <= 65535:
@@ -436,13 +474,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         panels = _panels(profile, args.speed, emulation, state_dir)
     except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
-        raise UsageError(f"{e} (keystand doctor --profile {args.profile} says what to fix)") from e
+        raise UsageError(f"{e} (keystand doctor --profile {profile_name} says what to fix)") from e
     stand = Stand(
         Store(state_dir),
         settings=Settings(
             undo_window=profile.stand.undo_window,
             reveal_delay=profile.stand.reveal_delay,
-            lang=(profile.stand.lang, profile.stand.lang),
+            lang=settings_file.get("game", "languages") or (profile.stand.lang,) * 2,
+            mission=rules.Mission.parse(settings_file.get("game", "mission") or "9-9"),
         ),
         new_card=_card_for_first_game(card, game.generate),
     )
@@ -454,15 +493,22 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if stand.fault:
         log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
     shown_log = ShownLog(args.shown_log) if args.shown_log else None
+    # Under systemd (Type=notify): READY, a STATUS line, WATCHDOG from the loop.
+    notifier = Notifier.from_env()
+    ping = watchdog_interval()
+    max_partials = settings_file.get("refresh", "max_partials")
+    max_partials = profile.stand.max_partials if max_partials is None else max_partials
     service = Service(
         stand,
         panels,
         render=screens.render,
         blank=screens.blank,
         describe=screens.public,
-        policy=lambda: RefreshPolicy(max_partials=profile.stand.max_partials),
-        idle_sleep=profile.stand.idle_sleep,
+        policy=lambda: RefreshPolicy(max_partials=max_partials),
+        idle_sleep=settings_file.get("refresh", "idle_sleep") or profile.stand.idle_sleep,
+        tick=0.5 if ping is None else min(0.5, ping / 4),
         on_shown=shown_log,
+        heartbeat=Heartbeat(notifier, ping, status=lambda: _status_line(service)),
     )
 
     done = threading.Event()
@@ -523,16 +569,19 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(
             f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True
         )
+    notifier.ready(f"ready: profile {profile.name}")
     while not done.wait(0.5) and not service.stopped:
         pass
     print("keystand: stopping: blanking the screens...", file=err, flush=True)
-    clean = service.shutdown(STOP_TIMEOUT + 5)
+    notifier.stopping("stopping: blanking the screens")
+    clean = _shutdown(service, notifier, ping)
     if shown_log is not None:
         shown_log.close()
     if emulation is not None:
         _report_emulation(emulation, panels, err)
     if clean and not service.unblanked:
         print("keystand: stopped; both screens show the neutral picture", file=err, flush=True)
+        notifier.status("stopped: both screens show the neutral picture")
     else:
         which = ", ".join(service.unblanked) or "a panel"
         print(

@@ -102,6 +102,7 @@ class Service:
         tick: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         on_shown: Shown | None = None,
+        heartbeat: Callable[[], None] | None = None,
     ) -> None:
         self.stand = stand
         self.panels = panels
@@ -111,6 +112,8 @@ class Service:
         self.tick = tick
         self.clock = clock
         self.on_shown = on_shown
+        # Called by the loop on each turn (systemd's watchdog ping): a hung loop stops it.
+        self.heartbeat = heartbeat
         self.stats = ServiceStats()
         self.drivers: list[InputDriver] = []
         self.workers = {
@@ -194,6 +197,8 @@ class Service:
             self.redraw()
             self._publish(Phase.RUNNING)
             while not self._stop.is_set():
+                if self.heartbeat is not None:
+                    self.heartbeat()
                 try:
                     item = self._queue.get(timeout=self.tick)
                 except queue.Empty:

@@ -1,0 +1,131 @@
+"""The stand's settings file (`/etc/keystand/keystand.toml` on a Pi): which
+profile, the seats' languages, the default mission, the refresh policy.
+
+`keystand run --config PATH` reads it at start; without `--config` it reads
+`DEFAULT_PATH` when that file exists. Each table is declared once below (keys,
+types, defaults, allowed values: `schema.py`), and a bad file is refused whole
+with one line naming the file, the key, the value and what is allowed. A key
+the file leaves out keeps the profile's value; a command-line option beats the
+file. The menu's choices saved in the state dir (a seat's language, the next
+game's mission) beat the file's: it gives a fresh stand its defaults.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import schema
+from .rules import KeystandError, Mission, MissionError
+from .schema import setting
+
+DEFAULT_PATH = Path("/etc/keystand/keystand.toml")
+MAX_BYTES = 64 * 1024
+
+
+class ConfigError(KeystandError, ValueError):
+    def __init__(self, source: str, key: str, detail: str) -> None:
+        self.source, self.key, self.detail = source, key, detail
+        super().__init__(f"{source}: {key}: {detail}")
+
+
+def _languages() -> tuple[str, ...]:
+    from keystand.layouts import languages
+
+    return tuple(languages())
+
+
+def _two_seats(value: tuple[str, ...]) -> str | None:
+    if len(value) != 2:
+        return f"{list(value)!r}: expected two languages, seat A's and seat B's"
+    return None
+
+
+def _mission(value: str) -> str | None:
+    try:
+        Mission.parse(value)
+    except MissionError as e:
+        return f"{value!r}: {e.detail}"
+    return None
+
+
+@dataclass(frozen=True)
+class Service:
+    """[service]"""
+
+    profile: str = setting("desktop", doc="a profile shipped with keystand, or a file's path")
+
+
+@dataclass(frozen=True)
+class Game:
+    """[game]: what a fresh stand plays until a seat's menu changes it."""
+
+    languages: tuple[str, ...] = setting(("en", "en"), choices=_languages, check=_two_seats)
+    mission: str = setting("9-9", check=_mission, doc="T-M (9-9, 9-5...) or a named mission")
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """[refresh]: the panels' refresh policy."""
+
+    max_partials: int = setting(10, between=(0, 1000), doc="partials before a clearing refresh")
+    idle_sleep: float = setting(120.0, between=(1, 86400), unit="seconds")
+
+
+TABLES: dict[str, type] = {"service": Service, "game": Game, "refresh": Refresh}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The keys the file gives, checked, by table (`values["game"]["mission"]`)."""
+
+    source: str | None = None
+    values: dict[str, dict[str, Any]] | None = None
+
+    def get(self, table: str, key: str) -> Any:
+        return (self.values or {}).get(table, {}).get(key)
+
+
+def find(given: Path | None) -> Path | None:
+    """The file to read: the one given, else `DEFAULT_PATH` if it exists."""
+    if given is not None:
+        return given
+    return DEFAULT_PATH if DEFAULT_PATH.is_file() else None
+
+
+def load(path: Path | None) -> Config:
+    """The settings file at `path` (None: no file, all defaults)."""
+    if path is None:
+        return Config()
+    source = str(path)
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(source, "config", "no such file") from None
+    except OSError as e:
+        raise ConfigError(source, "config", f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise ConfigError(source, "config", f"larger than {MAX_BYTES // 1024} KiB")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(source, "config", f"not UTF-8 text (byte {e.start})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(source, "config", f"not TOML: {e}") from None
+    values: dict[str, dict[str, Any]] = {}
+    try:
+        for name, section in table.items():
+            if name not in TABLES:
+                raise schema.SchemaError(
+                    name, f"unknown table (expected {schema.or_list(list(TABLES))})"
+                )
+            values[name] = schema.values(TABLES[name], section, name)
+    except schema.SchemaError as e:
+        raise ConfigError(source, e.key, e.detail) from None
+    return Config(source=source, values=values)
+
+
+__all__ = ["DEFAULT_PATH", "TABLES", "Config", "ConfigError", "find", "load"]

@@ -1,0 +1,298 @@
+#!/bin/bash
+# keystand as a Pi appliance (Raspberry Pi OS Bookworm): install, update, uninstall.
+#
+#   sudo systemd/install.sh [install] [--profile NAME] [--dry-run] [--root DIR] [--no-venv]
+#   sudo systemd/install.sh uninstall [--purge] [--dry-run] [--root DIR]
+#
+# install (run it again to update; it changes only what differs):
+#   /opt/keystand/venv           a venv with keystand and its `pi` extra
+#   /etc/keystand/keystand.toml  the settings, commented defaults (kept if present)
+#   /etc/sysusers.d/keystand.conf  the `keystand` system user and its groups
+#   /etc/systemd/system/keystand.service, enabled and (re)started
+#   /etc/udev/rules.d/99-keystand-grid.rules  ModemManager leaves the grid alone
+# then checks SPI (and I2C if the profile needs it) and runs `keystand doctor`.
+# The games live in /var/lib/keystand (systemd's StateDirectory=, made by
+# systemd with the right owner); uninstall keeps them, uninstall --purge not.
+#
+# --dry-run   print every action, change nothing.
+# --root DIR  install into the tree DIR (an image, a test) instead of /: the
+#             files are written there, the unit is enabled there (systemctl
+#             --root: links only), and nothing touches the running system: the
+#             user is made from the sysusers.d file when the image boots (or by
+#             `systemd-sysusers --root DIR`), no service is started, no udev
+#             reload, no doctor. Those are printed as "(--root: not run)".
+# --no-venv   leave /opt/keystand/venv as it is (tests, which must not pip
+#             install from the network; image builders who make it in a chroot).
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ACTION=install
+ROOT=
+DRY=0
+PURGE=0
+VENV=1
+PROFILE=
+
+usage() {
+    sed -n '4,5p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+    exit 2
+}
+fail() {
+    echo "keystand install: $*" >&2
+    exit 1
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        install | uninstall) ACTION=$1 ;;
+        --dry-run) DRY=1 ;;
+        --purge) PURGE=1 ;;
+        --no-venv) VENV=0 ;;
+        --root)
+            [ $# -ge 2 ] || fail "--root needs a directory"
+            ROOT=$2
+            shift
+            ;;
+        --root=*) ROOT=${1#--root=} ;;
+        --profile)
+            [ $# -ge 2 ] || fail "--profile needs a name or a file"
+            PROFILE=$2
+            shift
+            ;;
+        --profile=*) PROFILE=${1#--profile=} ;;
+        -h | --help) usage ;;
+        *) fail "unknown argument '$1' (see: $0 --help)" ;;
+    esac
+    shift
+done
+[ "$ACTION" = uninstall ] || [ "$PURGE" = 0 ] || fail "--purge goes with uninstall"
+
+if [ -n "$ROOT" ]; then
+    [ -d "$ROOT" ] || fail "--root $ROOT: no such directory"
+    R=$(cd "$ROOT" && pwd)
+    [ "$R" != / ] || R=
+else
+    R=
+fi
+if [ -z "$R" ] && [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
+    fail "run it as root: sudo $0 $ACTION (or --dry-run to see what it would do)"
+fi
+
+OPT=$R/opt/keystand
+ETC=$R/etc/keystand
+CONFIG=$ETC/keystand.toml
+UNIT=$R/etc/systemd/system/keystand.service
+UDEV=$R/etc/udev/rules.d/99-keystand-grid.rules
+SYSUSERS=$R/etc/sysusers.d/keystand.conf
+STATE=$R/var/lib/keystand
+CREATED=$OPT/.created-dirs # the folders install made, removed on uninstall when empty
+OWNER=()
+[ "$(id -u)" != 0 ] || OWNER=(-o root -g root)
+SYSTEMCTL=(systemctl)
+[ -z "$R" ] || SYSTEMCTL=(systemctl "--root=$R")
+
+say() { echo "keystand $ACTION: $*"; }
+# An action: printed, and done unless --dry-run.
+act() {
+    echo "  $*"
+    [ "$DRY" = 1 ] || "$@"
+}
+# An action on the running system: not with --root.
+live() {
+    if [ -n "$R" ]; then echo "  (--root: not run) $*"; else act "$@"; fi
+}
+
+NEW_DIRS=()
+declare -A PLANNED=()
+# Make DIR (mode MODE) and any missing parent, remembering which were missing.
+make_dir() {
+    local dir=$1 mode=$2 up missing=()
+    up=$dir
+    while [ ! -d "$up" ] && [ -z "${PLANNED[$up]:-}" ]; do
+        missing=("$up" "${missing[@]}")
+        up=$(dirname "$up")
+    done
+    for up in "${missing[@]}"; do
+        NEW_DIRS+=("$up")
+        PLANNED[$up]=1 # a dry run makes no folder: say each one once
+        act install -d -m "$( [ "$up" = "$dir" ] && echo "$mode" || echo 0755)" "${OWNER[@]}" "$up"
+    done
+}
+# Install FILE from SRC with MODE, unless it is already the same.
+put() {
+    local src=$1 dst=$2 mode=$3
+    make_dir "$(dirname "$dst")" 0755
+    if [ -f "$dst" ] && cmp -s "$src" "$dst" && [ "$(stat -c %a "$dst")" = "${mode#0}" ]; then
+        echo "  (same) $dst"
+        return
+    fi
+    act install -m "$mode" "${OWNER[@]}" "$src" "$dst"
+}
+write_text() { # write_text DST MODE: stdin into DST
+    local tmp
+    tmp=$(mktemp)
+    cat >"$tmp"
+    put "$tmp" "$1" "$2"
+    rm -f "$tmp"
+}
+
+profile_file() { # the profile's TOML, to see which buses it needs
+    case "$1" in
+        */* | *.toml) if [ -f "$R$1" ]; then echo "$R$1"; else echo "$1"; fi ;;
+        *) echo "$SRC/hardware/$1.toml" ;;
+    esac
+}
+
+# ---- install -----------------------------------------------------------------------
+
+install_all() {
+    if [ -z "$PROFILE" ] && [ -f "$CONFIG" ]; then
+        PROFILE=$(sed -n 's/^[[:space:]]*profile[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' "$CONFIG" | head -1)
+    fi
+    PROFILE=${PROFILE:-minimal}
+    local pfile needs_i2c=0 needs_serial=0
+    pfile=$(profile_file "$PROFILE")
+    if [ -f "$pfile" ]; then
+        grep -Eiq '^[^#]*(mpr121|i2c)' "$pfile" && needs_i2c=1
+        grep -Eiq '^[^#]*(serial|ttyACM)' "$pfile" && needs_serial=1
+    else
+        say "WARNING: profile '$PROFILE' is not in $SRC/hardware (the service will refuse to start);"
+        say "         give --profile NAME, or set profile in $CONFIG"
+    fi
+    say "profile $PROFILE (I2C: $([ $needs_i2c = 1 ] && echo yes || echo no), serial grid: $([ $needs_serial = 1 ] && echo yes || echo no))"
+
+    make_dir "$OPT" 0755
+    if [ "$VENV" = 1 ]; then
+        command -v python3 >/dev/null || fail "python3 is missing: sudo apt install python3-venv"
+        python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+            fail "keystand needs Python 3.11 or newer (Raspberry Pi OS Bookworm has it)"
+        local waveshare build
+        waveshare=$(sed -n 's/^WAVESHARE := //p' "$SRC/Makefile")
+        [ -x "$OPT/venv/bin/python" ] || act python3 -m venv "$OPT/venv"
+        # A copy to build from: pip must not leave root-owned build files in the checkout.
+        build=$SRC
+        if [ "$DRY" = 0 ]; then
+            build=$(mktemp -d)
+            tar -C "$SRC" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$build" -xf -
+        fi
+        act "$OPT/venv/bin/pip" install --quiet --upgrade -c "$SRC/constraints.txt" "$build[pi]"
+        act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
+        [ "$build" = "$SRC" ] || rm -rf "$build"
+    else
+        echo "  (--no-venv) $OPT/venv left as it is"
+    fi
+    put "$SRC/README.md" "$OPT/README.md" 0644
+
+    make_dir "$ETC" 0755
+    if [ -f "$CONFIG" ]; then
+        echo "  (kept) $CONFIG"
+    else
+        write_text "$CONFIG" 0644 < <(sed "s|^profile = .*|profile = \"$PROFILE\"|" "$SRC/systemd/keystand.toml")
+    fi
+
+    write_text "$SYSUSERS" 0644 < <(
+        echo "# keystand's service user (systemd-sysusers); installed by keystand's install.sh."
+        echo 'u keystand - "keystand stand service" /var/lib/keystand /usr/sbin/nologin'
+        echo "m keystand gpio"
+        echo "m keystand spi"
+        [ $needs_i2c = 0 ] || echo "m keystand i2c"
+        [ $needs_serial = 0 ] || echo "m keystand dialout"
+    )
+    live systemd-sysusers "$SYSUSERS"
+
+    put "$SRC/systemd/99-keystand-grid.rules" "$UDEV" 0644
+    live udevadm control --reload-rules
+
+    put "$SRC/systemd/keystand.service" "$UNIT" 0644
+    live systemctl daemon-reload
+    [ -d "$R/etc/systemd/system/multi-user.target.wants" ] ||
+        NEW_DIRS+=("$R/etc/systemd/system/multi-user.target.wants") # made by enable
+    act "${SYSTEMCTL[@]}" enable keystand.service
+
+    if [ "$DRY" = 0 ] && [ ${#NEW_DIRS[@]} -gt 0 ]; then
+        printf '%s\n' "${NEW_DIRS[@]#"$R"}" >>"$CREATED"
+        sort -u -o "$CREATED" "$CREATED"
+    fi
+
+    check_bus SPI spi "/dev/spidev0.0" do_spi
+    [ $needs_i2c = 0 ] || check_bus I2C i2c_arm "/dev/i2c-1" do_i2c
+
+    # doctor opens the panels, pins and buses the service holds: it runs between
+    # a stop (an update; the screens are blanked) and the start, as the service's user.
+    live systemctl stop keystand.service
+    run_doctor
+    live systemctl start keystand.service
+    say "done. Logs: journalctl -u keystand; settings: $CONFIG"
+}
+
+run_doctor() {
+    local keystand=/opt/keystand/venv/bin/keystand doctor
+    doctor=(runuser -u keystand -- env LG_WD=/tmp GPIOZERO_PIN_FACTORY=lgpio "$keystand" doctor)
+    if [ -n "$R" ]; then
+        echo "  (--root: not run) ${doctor[*]}"
+        return
+    elif [ "$DRY" = 1 ]; then
+        echo "  ${doctor[*]} --profile $PROFILE"
+        return
+    elif ! "$keystand" doctor --help >/dev/null 2>&1; then
+        say "note: this keystand has no 'doctor' command yet; skipped"
+        return
+    fi
+    if "$keystand" doctor --help 2>&1 | grep -q -- --config; then
+        doctor+=(--config /etc/keystand/keystand.toml)
+    else
+        doctor+=(--profile "$PROFILE")
+    fi
+    (cd /tmp && act "${doctor[@]}") || say "keystand doctor found problems (above); the service starts anyway"
+}
+
+# check_bus NAME DTPARAM DEVICE RASPI_CONFIG_VERB: on, or say how to turn it on.
+check_bus() {
+    local name=$1 param=$2 dev=$3 verb=$4 boot
+    for boot in "$R/boot/firmware/config.txt" "$R/boot/config.txt"; do
+        [ -f "$boot" ] && break
+    done
+    if { [ -z "$R" ] && [ -e "$dev" ]; } ||
+        { [ -f "$boot" ] && grep -Eq "^[[:space:]]*dtparam=$param=on" "$boot"; }; then
+        say "$name is on"
+    else
+        say "$name is OFF: the stand needs it. Turn it on, then reboot:"
+        say "    sudo raspi-config nonint $verb 0 && sudo reboot"
+        say "    (or: sudo raspi-config > Interface Options > $name)"
+    fi
+}
+
+# ---- uninstall ---------------------------------------------------------------------
+
+uninstall_all() {
+    local dirs=()
+    [ ! -f "$CREATED" ] || mapfile -t dirs < <(awk '{ print length, $0 }' "$CREATED" | sort -rn | cut -d' ' -f2-)
+    if [ -f "$UNIT" ]; then
+        if [ -z "$R" ]; then
+            act systemctl disable --now keystand.service # stopping blanks both screens
+        else
+            act "${SYSTEMCTL[@]}" disable keystand.service
+        fi
+    fi
+    act rm -f "$UNIT" "$UDEV" "$SYSUSERS"
+    live systemctl daemon-reload
+    live udevadm control --reload-rules
+    act rm -rf "$ETC" "$OPT"
+    if [ -z "$R" ] && getent passwd keystand >/dev/null; then
+        act userdel keystand
+    elif [ -n "$R" ]; then
+        echo "  (--root: not run) userdel keystand"
+    fi
+    if [ "$PURGE" = 1 ]; then
+        act rm -rf "$STATE"
+    elif [ -d "$STATE" ]; then
+        say "kept the games in $STATE (uninstall --purge removes them)"
+    fi
+    local d
+    for d in "${dirs[@]}"; do
+        if [ -d "$R$d" ] && [ -z "$(ls -A "$R$d")" ]; then act rmdir "$R$d"; fi
+    done
+    say "done"
+}
+
+if [ "$ACTION" = install ]; then install_all; else uninstall_all; fi

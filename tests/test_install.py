@@ -1,0 +1,224 @@
+"""systemd/install.sh into a directory tree (`--root`): the files it writes, with
+their owners and modes; a second run changes nothing; `--dry-run` writes
+nothing; uninstall leaves the games, `--purge` not even those.
+
+`--no-venv` keeps these tests off the network (the venv is pip's job, and takes
+minutes on a Pi); `--root` keeps them off this machine's users and services:
+the script prints the commands for the running system instead of running them,
+and enables the unit in the tree with `systemctl --root` (links only)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from keystand import config
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "systemd" / "install.sh"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("systemctl") is None,
+    reason="systemctl is missing: sudo apt-get install systemd (make test does, as root)",
+)
+
+FILES = {
+    "etc/keystand/keystand.toml": 0o644,
+    "etc/systemd/system/keystand.service": 0o644,
+    "etc/sysusers.d/keystand.conf": 0o644,
+    "etc/udev/rules.d/99-keystand-grid.rules": 0o644,
+    "opt/keystand/README.md": 0o644,
+}
+DIRS = {"etc/keystand": 0o755, "opt/keystand": 0o755}
+ENABLED = "etc/systemd/system/multi-user.target.wants/keystand.service"
+
+
+def install(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        ["bash", str(SCRIPT), *args, "--root", str(root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def tree(root: Path) -> dict[str, tuple[object, ...]]:
+    """Every path under root: its kind, mode, owner, and its content or target."""
+    out: dict[str, tuple[object, ...]] = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            out[rel] = ("link", os.readlink(path))
+        elif path.is_dir():
+            out[rel] = ("dir", st.st_mode & 0o7777, st.st_uid, st.st_gid)
+        else:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[rel] = ("file", st.st_mode & 0o7777, st.st_uid, st.st_gid, digest)
+    return out
+
+
+@pytest.fixture
+def system(tmp_path: Path) -> Path:
+    """A bare tree with the folders every system has."""
+    root = tmp_path / "root"
+    for folder in ("etc", "opt", "var/lib", "boot/firmware"):
+        (root / folder).mkdir(parents=True)
+    return root
+
+
+def test_install_writes_each_file_with_its_owner_and_mode(system: Path) -> None:
+    done = install(system, "--no-venv")
+    for rel, mode in {**FILES, **DIRS}.items():
+        st = (system / rel).stat()
+        assert st.st_mode & 0o7777 == mode, rel
+        assert (st.st_uid, st.st_gid) == (os.getuid(), os.getgid()), rel  # root's, under sudo
+    assert (system / "etc/systemd/system/keystand.service").read_bytes() == (
+        ROOT / "systemd/keystand.service"
+    ).read_bytes()
+    assert os.readlink(system / ENABLED) == "/etc/systemd/system/keystand.service"
+    # The games' folder is systemd's to make (StateDirectory=), owned by the user.
+    assert not (system / "var/lib/keystand").exists()
+    # The running system is left alone; what would have run there is said.
+    for command in (
+        "systemd-sysusers",
+        "udevadm control",
+        "systemctl stop",
+        "systemctl start",
+        "doctor",
+    ):
+        assert any(
+            line.startswith("  (--root: not run)") and command in line
+            for line in done.stdout.splitlines()
+        ), command
+    assert "SPI is OFF" in done.stdout and "raspi-config nonint do_spi 0" in done.stdout
+
+
+def test_the_user_gets_the_groups_its_profile_needs(system: Path, tmp_path: Path) -> None:
+    install(system, "--no-venv", "--profile", "desktop")
+    users = (system / "etc/sysusers.d/keystand.conf").read_text().splitlines()
+    assert 'u keystand - "keystand stand service" /var/lib/keystand /usr/sbin/nologin' in users
+    assert [u for u in users if u.startswith("m ")] == ["m keystand gpio", "m keystand spi"]
+
+    touch = tmp_path / "touch.toml"
+    touch.write_text('[input]\nkinds = ["keys", "mpr121", "serial"]\n')
+    other = tmp_path / "other"
+    (other / "etc").mkdir(parents=True)
+    (other / "boot").mkdir()
+    (other / "boot/config.txt").write_text("dtparam=spi=on\ndtparam=i2c_arm=on\n")
+    done = install(other, "--no-venv", "--profile", str(touch))
+    users = (other / "etc/sysusers.d/keystand.conf").read_text().splitlines()
+    assert [u for u in users if u.startswith("m ")] == [
+        "m keystand gpio",
+        "m keystand spi",
+        "m keystand i2c",
+        "m keystand dialout",
+    ]
+    assert "SPI is on" in done.stdout and "I2C is on" in done.stdout
+
+
+def test_the_settings_file_names_the_profile_and_every_key_at_its_default(
+    system: Path,
+) -> None:
+    install(system, "--no-venv", "--profile", "desktop")
+    path = system / "etc/keystand/keystand.toml"
+    text = path.read_text()
+    assert config.load(path).get("service", "profile") == "desktop"
+    # Uncommented, every key is valid and at its declared default.
+    uncommented = path.parent / "all.toml"
+    uncommented.write_text(
+        "\n".join(
+            line[2:].split("  #")[0] if line.startswith("# ") and " = " in line else line
+            for line in text.splitlines()
+        )
+    )
+    loaded = config.load(uncommented)
+    import dataclasses
+
+    for table, cls in config.TABLES.items():
+        for field in dataclasses.fields(cls):
+            assert loaded.get(table, field.name) == field.default, f"{table}.{field.name}"
+    # The shipped template is the same file with the default profile.
+    template = tomllib.loads((ROOT / "systemd/keystand.toml").read_text())
+    assert template["service"]["profile"] == "minimal"
+
+
+def test_a_second_run_changes_nothing_and_keeps_an_edited_settings_file(system: Path) -> None:
+    install(system, "--no-venv")
+    settings = system / "etc/keystand/keystand.toml"
+    settings.write_text(settings.read_text().replace('# mission = "9-9"', 'mission = "9-5"'))
+    assert config.load(settings).get("game", "mission") == "9-5"
+    first = tree(system)
+    done = install(system, "--no-venv")
+    assert tree(system) == first
+    assert f"(kept) {settings}" in done.stdout
+
+
+def test_dry_run_writes_nothing_and_says_every_action(system: Path) -> None:
+    before = tree(system)
+    done = install(system, "--no-venv", "--dry-run")
+    assert tree(system) == before
+    said = done.stdout
+    for rel in FILES:
+        assert str(system / rel) in said, rel
+    assert f"systemctl --root={system} enable keystand.service" in said
+
+    install(system, "--no-venv")
+    installed = tree(system)
+    for args in (["uninstall", "--dry-run"], ["uninstall", "--purge", "--dry-run"]):
+        done = install(system, *args)
+        assert tree(system) == installed, args
+        assert f"rm -rf {system}/etc/keystand {system}/opt/keystand" in done.stdout
+
+
+def _play(system: Path) -> dict[str, tuple[object, ...]]:
+    """The games as the service leaves them in its StateDirectory."""
+    games = system / "var/lib/keystand"
+    (games / "games").mkdir(parents=True)
+    (games / "current.jsonl").write_text('{"kind": "start"}\n')
+    (games / "games" / "0001.jsonl").write_text('{"kind": "start"}\n')
+    return {k: v for k, v in tree(system).items() if k.startswith("var/lib/keystand")}
+
+
+def test_uninstall_leaves_only_the_games_and_purge_leaves_nothing(system: Path) -> None:
+    bare = tree(system)
+    install(system, "--no-venv")
+    games = _play(system)
+    done = install(system, "uninstall")
+    assert tree(system) == {**bare, **games}
+    assert "kept the games" in done.stdout
+    assert "(--root: not run) userdel keystand" in done.stdout
+    install(system, "uninstall")  # again: nothing left to do, no error
+    assert tree(system) == {**bare, **games}
+
+    install(system, "--no-venv")
+    install(system, "uninstall", "--purge")
+    assert tree(system) == bare
+
+
+def test_folders_the_install_made_go_with_it(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    install(empty, "--no-venv")
+    install(empty, "--no-venv")
+    install(empty, "uninstall", "--purge")
+    assert tree(empty) == {}
+
+
+def test_bad_arguments_get_one_line(tmp_path: Path) -> None:
+    for args, says in (
+        (["--frobnicate"], "unknown argument '--frobnicate'"),
+        (["--purge"], "--purge goes with uninstall"),
+        (["--root", str(tmp_path / "nowhere")], "no such directory"),
+    ):
+        done = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True)
+        assert done.returncode != 0
+        assert says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
