@@ -419,7 +419,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from . import config as configs
     from . import profile as profiles
-    from . import screens
+    from . import rules, screens
     from .inputs_setup import build as build_inputs
     from .notify import Heartbeat, Notifier, watchdog_interval
     from .panel_worker import RefreshPolicy
