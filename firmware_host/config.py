@@ -47,7 +47,7 @@ def _mission(value: str) -> str | None:
     try:
         Mission.parse(value)
     except MissionError as e:
-        return f"{value!r}: {e.detail}"
+        return f"{schema.toml(value)}: {e.detail}"
     return None
 
 

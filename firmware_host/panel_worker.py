@@ -130,6 +130,13 @@ class PanelWorker:
         with self._cond:
             return self._busy or self._pending is not None
 
+    @property
+    def failing_since(self) -> float | None:
+        """When (time.monotonic) the panel's current run of failures began; None
+        while it draws."""
+        with self._cond:
+            return self._failed_at
+
     def wait_idle(self, timeout: float | None = None, *, if_failing: float | None = None) -> bool:
         """Block until every frame handed over has been drawn (tests, shutdown);
         False if `timeout` passed first or the worker stopped with frames undrawn.

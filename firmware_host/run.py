@@ -485,13 +485,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ),
         new_card=_card_for_first_game(card, game.generate),
     )
-    resumed = stand.boot(args.game or (game.name if card is not None else None))
-    if resumed is not None and not resumed.recovery.clean:
-        log.warning("journal repaired on start: %s", resumed.recovery)
-    for skipped in resumed.skipped if resumed else ():
-        log.warning("journal record not used: %s", skipped)
-    if stand.fault:
-        log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
     shown_log = ShownLog(args.shown_log) if args.shown_log else None
     # Under systemd (Type=notify): READY, a STATUS line, WATCHDOG from the loop.
     notifier = Notifier.from_env()
@@ -555,16 +548,24 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("keystand: no input to run (the profile has no simulator or keyboard)", file=err)
         done.set()
 
-    signal.signal(signal.SIGTERM, lambda *_: done.set())
-    signal.signal(signal.SIGINT, lambda *_: done.set())
+    # The inputs claim their pins, buses and port before the stand deals or
+    # resumes a game: a start refused here has written nothing.
     try:
-        service.start(stop_timeout=STOP_TIMEOUT)
+        service.start_inputs()
     except OSError as e:  # the page's port is taken
-        service.shutdown(STOP_TIMEOUT)
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
     except InputError as e:  # a key's pin or the I2C bus cannot be had
-        service.shutdown(STOP_TIMEOUT)
         raise UsageError(f"profile {profile.name!r}: {e}") from e
+    resumed = stand.boot(args.game or (game.name if card is not None else None))
+    if resumed is not None and not resumed.recovery.clean:
+        log.warning("journal repaired on start: %s", resumed.recovery)
+    for skipped in resumed.skipped if resumed else ():
+        log.warning("journal record not used: %s", skipped)
+    if stand.fault:
+        log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    service.start(stop_timeout=STOP_TIMEOUT)
     if page is not None:
         print(
             f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True

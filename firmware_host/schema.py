@@ -59,15 +59,28 @@ def or_list(options: Sequence[Any]) -> str:
 
 
 def _type_name(hint: Any) -> str:
-    if hint is float:
-        return "int or float"
+    """What a value must be, in the words of a settings file."""
     if typing.get_origin(hint) is tuple:
         return "a list of strings"
-    return getattr(hint, "__name__", str(hint))
+    names = {float: "a number", int: "a whole number", str: "a string", bool: "true or false"}
+    return names.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def toml(value: Any) -> str:
+    """A value as the settings file spells it (true, "text", [1, 2])."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def _typed(key: str, value: Any, hint: Any) -> Any:
-    bad = SchemaError(key, f"{value!r} is not {_type_name(hint)}")
+    bad = SchemaError(key, f"{toml(value)} is not {_type_name(hint)}")
     if hint is bool:
         if not isinstance(value, bool):
             raise bad
@@ -101,7 +114,7 @@ def _allowed(key: str, value: Any, meta: Any) -> None:
         options = choices() if callable(choices) else choices
         for item in value if isinstance(value, tuple) else (value,):
             if item not in options:
-                raise SchemaError(key, f"{item!r}: expected {or_list(options)}")
+                raise SchemaError(key, f"{toml(item)}: expected {or_list(options)}")
     check = meta.get("check")
     if check is not None and (problem := check(value)):
         raise SchemaError(key, problem)

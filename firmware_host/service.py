@@ -39,6 +39,8 @@ from .stand import Stand
 log = logging.getLogger(__name__)
 
 FAILING_WAIT = 5.0  # seconds a failing panel gets to show the neutral picture at stop
+SEAL_POLL = 0.05  # seconds between looks at the panels still drawing the neutral picture
+STOP_GRACE = 1.0  # seconds a panel that has drawn it gets for its worker to end
 
 Renderer = Callable[[Stand, Seat, Panel], Image.Image]
 Blank = Callable[[Stand, Seat, Panel], Image.Image]
@@ -136,6 +138,7 @@ class Service:
         self._stopped = threading.Event()
         self._accepting = True
         self._loop: threading.Thread | None = None
+        self._inputs_started = False
         self._finished = False
         self.unblanked: list[str] = []  # panels that did not show the neutral picture at stop
         self.snapshot = Snapshot()
@@ -179,16 +182,35 @@ class Service:
         for worker in self.workers.values():
             worker.start()
 
+    def start_inputs(self) -> None:
+        """Start the input drivers: each claims its pins, bus, port or page now.
+        If one cannot, those started are stopped and its error raised, so a
+        stand that cannot take input is refused before it deals or resumes
+        anything (`keystand run` calls this before the stand boots). What they
+        send waits in the queue until the loop runs."""
+        if self._inputs_started:
+            return
+        started: list[InputDriver] = []
+        try:
+            for driver in self.drivers:
+                driver.start(self.submit, self.report)
+                started.append(driver)
+        except BaseException:
+            for driver in reversed(started):
+                driver.stop()
+            raise
+        self._inputs_started = True
+
     def start(self, *, stop_timeout: float = 30.0) -> Service:
-        """Start the workers, the loop thread, then the input drivers."""
+        """Start the workers, the loop thread, then the input drivers (unless
+        `start_inputs` already did)."""
         self.start_workers()
         self._loop = threading.Thread(
             target=self.run, kwargs={"stop_timeout": stop_timeout}, name="service-loop"
         )
         self._loop.daemon = True  # a stuck panel driver must not keep the process
         self._loop.start()
-        for driver in self.drivers:
-            driver.start(self.submit, self.report)
+        self.start_inputs()
         return self
 
     def run(self, *, stop_timeout: float = 30.0) -> None:
@@ -336,18 +358,28 @@ class Service:
                     worker.seal(self._neutral[seat][1], tag=NEUTRAL)
                 except Exception:
                     log.exception("cannot blank seat %s's screen", seat.value)
-            for worker in self.workers.values():
-                if not self._wait_workers(max(0.0, deadline - time.monotonic()), [worker]):
-                    self.unblanked.append(worker.name)
-                    log.warning("panel %s did not show the neutral picture", worker.name)
-                if not worker.stop(max(0.0, deadline - time.monotonic())):
-                    log.warning("panel %s is stuck; not putting it to sleep", worker.name)
-                    continue
-                try:
-                    worker.panel.sleep()
-                    worker.panel.close()
-                except Exception:
-                    log.exception("panel %s did not close cleanly", worker.name)
+            # Each panel is put to sleep as soon as it shows the neutral picture,
+            # so one stuck panel does not hold up (or get blamed on) the other.
+            # A failing panel gets FAILING_WAIT more, not the whole timeout.
+            sealed_at = time.monotonic()
+            pending = list(self.workers.values())
+            while pending:
+                left = deadline - time.monotonic()
+                for worker in list(pending):
+                    if worker.wait_idle(min(SEAL_POLL, max(0.0, left))):
+                        pending.remove(worker)
+                        self._close_worker(worker, max(STOP_GRACE, deadline - time.monotonic()))
+                failing = [w.failing_since for w in pending]
+                given_up = all(
+                    f is not None and time.monotonic() > max(f, sealed_at) + FAILING_WAIT
+                    for f in failing
+                )
+                if left <= 0 or (pending and given_up):
+                    break
+            for worker in pending:
+                self.unblanked.append(worker.name)
+                log.warning("panel %s did not show the neutral picture", worker.name)
+                self._close_worker(worker, 0.0)
             self.stand.store.close()
         finally:
             self._publish(Phase.STOPPED)
@@ -358,6 +390,16 @@ class Service:
                 except Exception:
                     log.exception("input %s did not stop cleanly", driver.name)
             self._stopped.set()
+
+    def _close_worker(self, worker: PanelWorker, timeout: float) -> None:
+        if not worker.stop(timeout):
+            log.warning("panel %s is stuck; not putting it to sleep", worker.name)
+            return
+        try:
+            worker.panel.sleep()
+            worker.panel.close()
+        except Exception:
+            log.exception("panel %s did not close cleanly", worker.name)
 
     def _shown(
         self, worker: PanelWorker, image: Image.Image, refresh: Refresh, tag: object

@@ -70,9 +70,9 @@ def test_per_seat_panels_override_the_shared_ones(tmp_path: Path) -> None:
         ("[stand]\nmax_partial = 3\n", "stand.max_partial", "unknown key"),
         ("[panels]\nmodel = 'epd7in5'\n", "panels.model", "expected one of epd2in13_V4"),
         ("[panels.B]\nrotation = 45\n", "panels.B.rotation", "expected 0, 90, 180 or 270"),
-        ("[panels]\nspeed = 'fast'\n", "panels.speed", "'fast' is not int or float"),
-        ("[stand]\nmax_partials = true\n", "stand.max_partials", "True is not int"),
-        ("[input]\nkinds = ['mouse']\n", "input.kinds", "'mouse'"),
+        ("[panels]\nspeed = 'fast'\n", "panels.speed", '"fast" is not a number'),
+        ("[stand]\nmax_partials = true\n", "stand.max_partials", "true is not a whole number"),
+        ("[input]\nkinds = ['mouse']\n", "input.kinds", '"mouse"'),
         ("[input]\nport = 70000\n", "input.port", "expected 1..65535"),
         ("[screens]\n", "screens", "unknown table"),
         ("[stand\n", "profile", "not TOML"),
@@ -196,7 +196,7 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
             "input.mpr121.release_threshold",
             "below touch_threshold",
         ),
-        ('[input.touch]\ndwell = "long"\n', "input.touch.dwell", "'long' is not"),
+        ('[input.touch]\ndwell = "long"\n', "input.touch.dwell", '"long" is not'),
     ],
 )
 def test_bad_input_tables_name_the_key(tmp_path: Path, text: str, key: str, detail: str) -> None:

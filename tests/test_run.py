@@ -509,3 +509,28 @@ def test_a_failing_panel_is_named_on_the_other_screen_until_it_answers(tmp_path:
         assert Seat.A not in stand.panel_faults
     finally:
         assert service.shutdown(30)
+
+
+def test_a_start_refused_for_its_inputs_deals_and_saves_nothing(tmp_path: Path) -> None:
+    """Keys on a desktop without --emulate: the pins cannot be had, so the run is
+    refused in one line before the stand deals a game; the same card can then be
+    played in that state dir."""
+    profile = tmp_path / "keys-on-desktop.toml"
+    profile.write_text(
+        '[stand]\ndriver = "sim"\n[input]\nkinds = ["keys"]\n'
+        "[input.keys.A]\nclue = 5\npass = 6\nundo = 13\nmenu = 19\n"
+        "[input.keys.B]\nclue = 12\npass = 16\nundo = 20\nmenu = 21\n"
+    )
+    script = tmp_path / "game.txt"
+    script.write_text(GAME)
+    state = tmp_path / "state"
+    refused = keystand(
+        "run", "--profile", str(profile), "--state-dir", str(state), "--speed", "0",
+        "--script", str(script), "--card-code", CODE,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "key clue on GPIO5" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (state / "current.journal").exists()
+    assert not list(state.glob("games/*"))
+    played = run_script(state, script, "--card-code", CODE)
+    assert played.returncode == 0, played.stderr

@@ -186,3 +186,43 @@ def test_a_loop_that_does_not_stop_still_blanks_the_panels(tmp_path: Path) -> No
         release.set()
         assert service.wait_stopped(30)
     assert seen.frames[Seat.A][-1] == NEUTRAL  # nothing drawn after, when the loop went on
+
+
+def test_a_panel_stuck_at_stop_does_not_keep_the_other_awake(tmp_path: Path) -> None:
+    """Seat A's panel hangs in a refresh (BUSY stuck, its timeout not yet up) when
+    the stand stops: seat B still shows the neutral picture and is put to sleep,
+    and only A is named as not blanked."""
+    stand = Stand(Store(tmp_path), new_card=lambda: generate(3))
+    stand.boot()
+    hung, release = threading.Event(), threading.Event()
+
+    class Hanging(SimPanel):
+        hang = False
+        slept = 0
+
+        def _display(self, frame, refresh):
+            if self.hang:
+                hung.set()
+                release.wait(30)
+            return super()._display(frame, refresh)
+
+        def sleep(self) -> None:
+            self.slept += 1
+            super().sleep()
+
+    panels = {s: Hanging("epd2in9_V2", rotation=90, speed=0) for s in Seat}
+    seen = Seen()
+    service = Service(
+        stand, panels, render=screens.render, blank=screens.blank, on_shown=seen
+    ).start(stop_timeout=2.0)
+    assert service.drain(30)
+    panels[Seat.A].hang = True
+    service.submit(Act("clue", "A"))
+    assert hung.wait(30)
+    try:
+        assert service.shutdown(30)  # the loop finishes; A is given up after 2 s
+        assert service.unblanked == ["A"]
+        assert seen.frames[Seat.B][-1] == NEUTRAL
+        assert panels[Seat.B].slept == 1 and panels[Seat.A].slept == 0
+    finally:
+        release.set()
