@@ -65,6 +65,8 @@ _LAST = {
 }
 # Refusals whose reason depends on the key: shown to the spymasters only.
 SECRET_REFUSALS = frozenset({RejectReason.PENALTY_NOT_THEIR_WORD})
+# Refusals of a penalty for the word it named (the others are about the phase).
+WORD_REFUSALS = frozenset({RejectReason.COVERED, RejectReason.PENALTY_NOT_THEIR_WORD})
 
 
 def _team(team: RulesTeam | None) -> Team | None:
@@ -89,7 +91,12 @@ def last_input(last: Outcome | Rejection | None) -> ClassicLast | None:
         return None
     if isinstance(last, Rejection):
         event = last.event
-        cell = event.cell if isinstance(event, Touch | Penalty) else None
+        # A touch names its word; a penalty only when refused for that word (the
+        # menu's penalty, refused for the phase, names none: its cell is a stand-in).
+        named = isinstance(event, Touch) or (
+            isinstance(event, Penalty) and last.reason in WORD_REFUSALS
+        )
+        cell = event.cell if named and isinstance(event, Touch | Penalty) else None
         return ClassicLast(ClassicLastKind.REJECTED, cell=cell, reject=last.reason.value)
     return ClassicLast(
         _LAST[last.result],
@@ -122,6 +129,8 @@ def _public(
     timer: int | None,
     cannot_save: bool,
     input_lost: bool,
+    note: str | None,
+    reveal: bool,
 ) -> ClassicPublic:
     over = state.phase is Phase.OVER
     return ClassicPublic(
@@ -137,6 +146,8 @@ def _public(
         last=last_input(last),
         cannot_save=cannot_save,
         input_lost=input_lost,
+        note=note,
+        end=("new_game" if reveal else "hold") if over else None,
     )
 
 
@@ -147,11 +158,15 @@ def public_record(
     timer: int | None = None,
     cannot_save: bool = False,
     input_lost: bool = False,
+    note: str | None = None,
+    reveal: bool = True,
 ) -> ClassicPublic:
     """What everyone at the table may know of `state`, with the stand's own state:
     `penalty_pending` (the table called the clue invalid and the other team's
     spymaster is choosing a word to cover), `timer` (seconds left on the turn,
-    None without a timer), `cannot_save` and `input_lost` (faults). A finished
+    None without a timer), `cannot_save` and `input_lost` (faults), `note` (the
+    stand's answer to a press: a hint, an undo asked; a layouts STAND_NOTES key) and
+    `reveal` (False: the end is held back, undo can still take it back). A finished
     game has neither a pending penalty nor a timer."""
     return _public(
         state,
@@ -160,6 +175,8 @@ def public_record(
         timer=timer,
         cannot_save=cannot_save,
         input_lost=input_lost,
+        note=note,
+        reveal=reveal,
     )
 
 
@@ -170,6 +187,8 @@ def operatives(
     timer: int | None = None,
     cannot_save: bool = False,
     input_lost: bool = False,
+    note: str | None = None,
+    reveal: bool = True,
 ) -> OperativesView:
     """The operatives' screen: the public record and nothing else."""
     return OperativesView(
@@ -179,6 +198,8 @@ def operatives(
             timer=timer,
             cannot_save=cannot_save,
             input_lost=input_lost,
+            note=note,
+            reveal=reveal,
         )
     )
 
@@ -190,6 +211,8 @@ def spymasters(
     timer: int | None = None,
     cannot_save: bool = False,
     input_lost: bool = False,
+    note: str | None = None,
+    reveal: bool = True,
 ) -> SpymastersView:
     """The spymasters' screen: the key card, the public record, and every refusal
     (a penalty on a word that is not the covering team's is told here only)."""
@@ -200,5 +223,7 @@ def spymasters(
         timer=timer,
         cannot_save=cannot_save,
         input_lost=input_lost,
+        note=note,
+        reveal=reveal,
     )
     return SpymastersView(key_colours(state), public)

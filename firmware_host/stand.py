@@ -479,6 +479,8 @@ class Stand:
             event = self.game.key_event(self.state, seat, press.key.value)
             if event is not None:
                 self._game(event, now)
+            elif self.playing:  # not this seat's key (classic's roles): say whose it is
+                self._hint((seat,), f"useless_{press.key.value}", now)
         elif press.key is KeyName.UNDO:
             if self._over_and_shown():
                 self._hint((seat,), "new_game", now)  # both sides were shown: no undo

@@ -329,15 +329,21 @@ def last_key(public: ClassicPublic) -> tuple[str, str] | None:
 
 def message_key(public: ClassicPublic) -> tuple[str, str] | None:
     """What the one message box says: a fault that stops input first (a refusal must
-    not hide it), then a refusal, then "time is up", then the last input."""
+    not hide it), then the stand's answer to a press (a hint, an undo asked), then a
+    refusal, then "time is up", then the end screen's line (undo can still take the
+    end back, or how to deal the next game), then the last input."""
     note = note_key(public)
     last = last_key(public)
     if note in ("cannot_save", "input_lost"):
         return "classic_note", note
+    if public.note is not None:
+        return "classic_note", public.note
     if last is not None and last[0] == "classic_reject":
         return last
     if note is not None:
         return "classic_note", note
+    if public.end is not None:
+        return "classic_note", f"end_{public.end}"
     return last
 
 

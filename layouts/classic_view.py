@@ -26,6 +26,25 @@ CELLS = 25
 STARTING_AGENTS = 9  # the starting team's agents; the other team has one fewer
 BYSTANDERS = 7
 ASSASSINS = 1
+# What the stand may add to a screen's message box (the strings' [classic_note] keys):
+# why a key did nothing (a hint, the stand's name for it after "hint_"), or that one
+# side asked to undo (the side that waits, or the side asked).
+STAND_NOTES = (
+    "hint_useless_clue",
+    "hint_useless_pass",
+    "hint_hold_menu",
+    "hint_new_game",
+    "hint_input_back",
+    "hint_calibrate",
+    "hint_calibrated",
+    "hint_not_corner",
+    "undo_wait_spymasters",
+    "undo_wait_operatives",
+    "undo_asked_spymasters",
+    "undo_asked_operatives",
+)
+# The end screen's last line: undo can still take the end back, or the next game.
+END_LINES = ("hold", "new_game")
 TIMER_MAX = 540  # seconds: the longest turn timer the screens draw (9:00 fits every panel)
 
 
@@ -151,8 +170,16 @@ class ClassicPublic:
     last: ClassicLast | None = None
     cannot_save: bool = False  # the stand could not save the last input, so did not take it
     input_lost: bool = False  # an input device stopped answering
+    note: str | None = None  # a STAND_NOTES key: a press that did nothing, an undo asked
+    end: str | None = None  # over only: "hold" (undo can take the end back) or "new_game"
 
     def __post_init__(self) -> None:
+        if self.note is not None and self.note not in STAND_NOTES:
+            raise ValueError(f"note {self.note!r}: expected one of {', '.join(STAND_NOTES)}")
+        if self.end is not None and (self.end not in END_LINES or self.stage is not ClassicStage.OVER):
+            raise ValueError(
+                f"end line {self.end!r}: one of {', '.join(END_LINES)}, once it is over"
+            )
         if len(self.revealed) != CELLS:
             raise ValueError(f"revealed has {len(self.revealed)} cells, expected 25")
         _counts_fit([c for c in self.revealed if c is not None], self.starting, "revealed")

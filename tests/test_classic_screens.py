@@ -22,7 +22,7 @@ as tests/test_layouts.py).
 from __future__ import annotations
 
 import os
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -50,7 +50,7 @@ from keystand.layouts import (
 )
 from keystand.layouts import classic as screen
 from keystand.layouts.classic_cells import ClassicLook, draw_classic_cell
-from keystand.layouts.classic_view import TIMER_MAX
+from keystand.layouts.classic_view import END_LINES, STAND_NOTES, TIMER_MAX
 from keystand.layouts.fonts import font
 from keystand.layouts.i18n import strings
 from keystand.layouts.play import digits
@@ -239,6 +239,8 @@ def test_the_operatives_view_has_no_place_for_the_key():
         "last",
         "cannot_save",
         "input_lost",
+        "note",  # the stand's answer to a press (a STAND_NOTES key: no key in it)
+        "end",  # the end screen's line: undo can still take it back, or a new game
     }
 
 
@@ -312,6 +314,68 @@ def test_a_refusal_that_tells_of_the_key_reaches_the_spymasters_only():
         assert f(covered).public.last == ClassicLast(
             ClassicLastKind.REJECTED, cell=0, reject="covered"
         )
+
+
+def test_a_penalty_refused_for_the_phase_frames_no_word():
+    """The menu's penalty names no word (its event carries a stand-in cell 0 0):
+    refused as too late or with no clue, it frames nothing; a touch refused frames
+    the word touched, and a penalty refused for its word frames that word."""
+    blue = RulesTeam.BLUE
+    too_late = play([Clue(blue), Touch(0, 1), Penalty(0, 0)])[-1]
+    no_clue = play([Penalty(0, 0)])[-1]
+    assert too_late.last.reason is RejectReason.PENALTY_AFTER_GUESS
+    assert no_clue.last.reason is RejectReason.PENALTY_NO_CLUE
+    spec = panel("epd2in7_V2", 90)
+    for state in (too_late, no_clue):
+        for f in SCREENS:
+            view = f(state)
+            assert view.public.last is not None and view.public.last.cell is None
+            assert not any(look.framed for look in screen.looks(view).values())
+            render(view, spec)  # draws with nothing framed
+    touched = play([Touch(2, 3)])[-1]  # no clue yet: the word touched is framed
+    assert touched.last.reason is RejectReason.NO_CLUE
+    for f in SCREENS:
+        assert f(touched).public.last.cell == 13
+
+
+def test_the_stand_notes_come_before_a_refusal_and_the_end_line_after_it():
+    """A hint or an undo asked answers a press: it shows before a refusal (a fault
+    before both); the end screen's line replaces the last input, not a refusal."""
+    key = screen.message_key
+    refused = ClassicLast(ClassicLastKind.REJECTED, cell=3, reject="covered")
+    assert key(public(last=refused, note="hint_useless_pass")) == (
+        "classic_note",
+        "hint_useless_pass",
+    )
+    assert key(public(note="undo_wait_operatives", cannot_save=True)) == (
+        "classic_note",
+        "cannot_save",
+    )
+    over = dict(stage=ClassicStage.OVER, team=None, winner=Team.BLUE, win=Win.ASSASSIN)
+    last = ClassicLast(ClassicLastKind.ASSASSIN, Team.RED, 9, Colour.ASSASSIN, True)
+    assert key(public(**over, last=last, end="hold")) == ("classic_note", "end_hold")
+    assert key(public(**over, last=last, end="new_game")) == ("classic_note", "end_new_game")
+    assert key(public(**over, last=refused, end="hold")) == ("classic_reject", "covered")
+    assert key(public(**over, last=last, end="hold", note="undo_asked_spymasters")) == (
+        "classic_note",
+        "undo_asked_spymasters",
+    )
+    with pytest.raises(ValueError, match="end line 'hold'"):
+        public(end="hold")  # not over
+    with pytest.raises(ValueError, match="note 'nonsense'"):
+        public(note="nonsense")
+
+
+def test_a_finished_game_says_undo_while_held_then_how_to_deal_the_next():
+    state = final("end")
+    for f in SCREENS:
+        assert f(state, reveal=False).public.end == "hold"
+        assert f(state).public.end == "new_game"
+        assert f(play([])[-1], reveal=False).public.end is None  # not over: no end line
+    spec = panel("epd2in13_V4")
+    held = render(classic_views.operatives(state, reveal=False), spec)
+    shown = render(classic_views.operatives(state), spec)
+    assert not same(held, shown)
 
 
 def test_a_finished_game_has_no_pending_penalty_and_no_timer():
@@ -641,6 +705,11 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
         asked[table].add(key)
     for kw in (dict(cannot_save=True), dict(input_lost=True), dict(timer=0)):
         asked["classic_note"].add(screen.note_key(public(**kw)))
+    for note in STAND_NOTES:
+        asked["classic_note"].add(screen.message_key(public(note=note))[1])
+    for end in END_LINES:
+        over = public(stage=ClassicStage.OVER, team=None, winner=Team.RED, win=Win.ALL_FOUND)
+        asked["classic_note"].add(screen.message_key(replace(over, end=end))[1])
     for lang in languages():
         table = strings(lang)
         for name, keys in asked.items():

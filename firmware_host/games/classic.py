@@ -5,8 +5,9 @@ On the stand the two screens take the two roles (docs/classic-screens.md): seat
 A's panel faces the spymasters and shows the key, seat B's faces the operatives
 and shows only what the table knows. So the keys: the spymasters' clue key
 gives the clue of the team on turn (without a number: no guess limit, the
-group keeps the count), the operatives' pass key ends their turn; undo needs
-both seats, as in Duet. The penalty from the menu needs a word: the next touch
+group keeps the count), the operatives' pass key ends their turn (the other
+two keys do nothing; the stand's hint says whose key it is); undo needs both
+seats, as in Duet. The penalty from the menu needs a word: the next touch
 names the other team's word its spymaster covers. A script names every event
 in full (`clue red 2`, `penalty 1 3`).
 """
@@ -192,7 +193,26 @@ class ClassicGame:
             timer=context.timer,
             cannot_save=context.cannot_save,
             input_lost=context.input_lost,
+            note=stand_note(seat, context),
+            reveal=context.reveal,
         )
+
+
+ROLES = {SPYMASTERS: "spymasters", OPERATIVES: "operatives"}
+
+
+def stand_note(seat: Seat, context: Context) -> str | None:
+    """What the stand tells `seat`'s screen beside the game: why its key did nothing
+    (a hint), else that one side asked to undo (this side waits for the other, or
+    the other asks this one)."""
+    if context.hint is not None:
+        return f"hint_{context.hint}"
+    asked = context.undo_asked
+    if asked is None:
+        return None
+    if asked is seat:
+        return f"undo_wait_{ROLES[seat.partner]}"
+    return f"undo_asked_{ROLES[asked]}"
 
 
 GAME = ClassicGame()
