@@ -20,6 +20,7 @@ import pytest
 
 from keystand.journal import read
 from keystand.rules import Card, Key, Seat
+from keystand.rules.classic_card import ClassicCard, ClassicKey
 
 CHROMIUM = Path("/usr/bin/chromium")
 playwright = pytest.importorskip("playwright.sync_api")
@@ -31,6 +32,15 @@ WAIT_MS = 30_000
 
 @pytest.fixture
 def stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from _run_stand(tmp_path)
+
+
+@pytest.fixture
+def classic_stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    yield from _run_stand(tmp_path, "--game", "classic")
+
+
+def _run_stand(tmp_path: Path, *extra: str) -> Iterator[tuple[str, Path]]:
     state = tmp_path / "state"
     proc = subprocess.Popen(
         [
@@ -46,6 +56,7 @@ def stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             "0",
             "--speed",
             "0.05",  # the 2.7" panel's 6 s full refresh in 0.3 s
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -190,3 +201,58 @@ def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> No
         assert got.size == want.size
         assert ImageChops.difference(got, want).getbbox() is None, f"seat {seat} differs"
     assert status(url)["state"]["misses"] == {"A": [], "B": [bystander]}
+
+
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def test_the_status_line_speaks_classic(classic_stand: tuple[str, Path]) -> None:
+    """A classic game on the page: the screens labelled by role, the status line in
+    teams (nothing undefined), and the end said as the winner and how."""
+    url, state_dir = classic_stand
+    records, _, _ = read(state_dir / "current.journal")
+    card = ClassicCard.parse(records[0].data["card"])
+    start = "Red" if card.starting.value == "red" else "Blue"
+    other = "Blue" if start == "Red" else "Red"
+    assassin = card.keys.index(ClassicKey.ASSASSIN)
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 900, "height": 1100})
+        page.goto(url)
+        status_line = page.locator("#status")
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes('Waiting for')",
+            timeout=WAIT_MS,
+        )
+        text = status_line.text_content()
+        assert f"Waiting for {start}'s clue" in text
+        assert "Red 9 left" in text or "Red 8 left" in text
+        assert page.locator("#label-A").text_content() == "Spymasters (seat A)"
+        assert page.locator("#label-B").text_content() == "Operatives (seat B, opposite)"
+
+        page.click(".keys[data-seat=A] button[data-key=clue]")  # the spymasters' clue
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes('are guessing')",
+            timeout=WAIT_MS,
+        )
+        text = status_line.text_content()
+        assert f"{start} gave a clue; {start}'s operatives are guessing" in text
+        assert "undefined" not in text
+
+        page.click(f"#table-B button[data-cell='{assassin}']")  # the operatives' touch
+        page.wait_for_function(
+            "document.getElementById('status').textContent.includes(' wins (')",
+            timeout=WAIT_MS,
+        )
+        text = status_line.text_content()
+        assert f"{other} wins ({start} touched the assassin)" in text
+        assert "Waiting for" not in text and "undefined" not in text
+        browser.close()
