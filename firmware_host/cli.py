@@ -192,12 +192,21 @@ def _play_game(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     print(file=out)
     for key, value in d.items():
         if key not in ("status", "winner", "reason", "covered", "rejected"):
-            print(f"{key.replace('_', ' ')} {value if value is not None else '-'}", file=out)
+            print(_field_text(key, value), file=out)
     print(game.text_board(state), file=out)
     print(f"  ({CLASSIC_LEGEND})", file=out)
     for line, r in refused:
         print(f"rejected: line {line} {str(r.event)!r}: {r.message}", file=out)
     return 0
+
+
+def _field_text(key: str, value: object) -> str:
+    """One field of a game's summary as a line of words: "guesses left 2", "turn
+    -", a count per team as "agents left: red 8, blue 9"."""
+    name = key.replace("_", " ")
+    if isinstance(value, dict):
+        return f"{name}: {', '.join(f'{k} {v}' for k, v in value.items())}"
+    return f"{name} {value if value is not None else '-'}"
 
 
 def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -246,7 +255,13 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
             out.write("\n")
         else:
             won = f", {data['winner']} wins ({data['reason']})" if data.get("winner") else ""
-            print(f"{game.name} game {game_id}: {data['status']}{won}, {data['phase']}", file=out)
+            turn = f", {data['turn']}'s turn" if data.get("turn") else ""
+            print(
+                f"{game.name} game {game_id}: {data['status']}{won}, {data['phase']}{turn}",
+                file=out,
+            )
+            if "agents_left" in data:
+                print(_field_text("agents_left", data["agents_left"]), file=out)
             print(game.text_board(state), file=out)
         return 0
     data = state_json(state)

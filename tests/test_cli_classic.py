@@ -124,6 +124,13 @@ def test_text_output_and_bad_input() -> None:
         "play", "--game", "classic", "--card-code", CODE, "--script", "-", stdin="clue blue\n"
     )
     assert done.returncode == 0 and "classic, 1 events: playing" in done.stdout
+    # Each team's count in words, not as a Python dict.
+    assert "agents left: red 8, blue 9" in done.stdout.splitlines()
+    assert "{" not in done.stdout
+    # A classic code without --game: the error says which game it belongs to.
+    bad = keystand("play", "--card-code", CODE, "--script", "-", stdin="")
+    assert bad.returncode == 2
+    assert "9 symbols is a classic card code: --game classic" in bad.stderr
     bad = keystand("play", "--game", "classic", "--card", "GGGGG", "--script", "-", stdin="")
     assert bad.returncode == 2 and "bad card" in bad.stderr and "'G'" in bad.stderr
     bad = keystand(

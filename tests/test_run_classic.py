@@ -83,7 +83,8 @@ def test_a_classic_run_ends_where_play_says(tmp_path: Path) -> None:
     journal = (state / "current.journal").read_text()
     assert '"game":"classic"' in journal and "clue blue" in journal
     text = keystand("state", "--state-dir", str(state)).stdout
-    assert text.startswith("classic game ") and ": playing, guessing" in text
+    assert text.startswith("classic game ") and ": playing, guessing, red's turn" in text
+    assert f"agents left: red {ran['agents_left']['red']}, blue " in text
 
 
 def test_the_menus_game_switch_survives_a_restart(tmp_path: Path) -> None:

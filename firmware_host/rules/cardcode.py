@@ -99,8 +99,11 @@ def decode(code: str) -> Card:
     """The card a code names; raises CardCodeError naming what is wrong."""
     chars = [ch for ch in code.upper() if ch not in " -"]
     if len(chars) != _DIGITS + 1:
+        # Classic's codes are shorter on purpose (docs/classic-rules.md): say so.
+        hint = " (9 symbols is a classic card code: --game classic)" if len(chars) == 9 else ""
         raise CardCodeError(
-            f"{len(chars)} symbols, expected {_DIGITS + 1} (like J6VN-GH6B-CFNE)", code=code
+            f"{len(chars)} symbols, expected {_DIGITS + 1} (like J6VN-GH6B-CFNE){hint}",
+            code=code,
         )
     values = []
     for pos, ch in enumerate(chars, start=1):
