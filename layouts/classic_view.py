@@ -176,14 +176,14 @@ class ClassicPublic:
     def __post_init__(self) -> None:
         if self.note is not None and self.note not in STAND_NOTES:
             raise ValueError(f"note {self.note!r}: expected one of {', '.join(STAND_NOTES)}")
-        if self.end is not None and (self.end not in END_LINES or self.stage is not ClassicStage.OVER):
+        over = self.stage is ClassicStage.OVER
+        if self.end is not None and (self.end not in END_LINES or not over):
             raise ValueError(
                 f"end line {self.end!r}: one of {', '.join(END_LINES)}, once it is over"
             )
         if len(self.revealed) != CELLS:
             raise ValueError(f"revealed has {len(self.revealed)} cells, expected 25")
         _counts_fit([c for c in self.revealed if c is not None], self.starting, "revealed")
-        over = self.stage is ClassicStage.OVER
         if over != (self.winner is not None) or over != (self.win is not None):
             raise ValueError(
                 f"stage {self.stage.value}: a winner and how they won, "
