@@ -15,8 +15,10 @@ Both screens share one layout, the Duet play screen's: the grid on the left
   inverted (which ties the symbol to the name); and the turn timer (an
   hourglass and m:ss, inverted in the last seconds), in the same row where it
   fits, else in a row of its own;
-- one message box: a fault that stops input, else a refusal (framed), else
-  "time is up", else what the last input did.
+- one message box: a fault that stops input, else the stand's answer to a
+  press (a hint, an undo asked), else a refusal (framed), else "time is up",
+  else the end line (undo still possible, or how to deal the next game), else
+  what the last input did.
 
 Orientation: the spymasters read the grid in table order, row 0 (the row
 farthest from them) at the top, as the card text and `touch R C` name cells.
