@@ -817,3 +817,16 @@ def test_a_refusal_never_hides_a_fault_that_stops_input(model: str, fault: str):
     fault_only = render(view(**{fault: True}), spec)
     assert same(with_refusal.crop(box), fault_only.crop(box))
     assert black_bbox(fault_only.crop(lay.last.box)) is not None
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_end_screen_has_the_code_and_the_next_step_each_in_its_lines(model, rotation):
+    """Once the key is shown, the code slot holds the card code and, on its own
+    line, what starts the next game (or what a key pressed would do)."""
+    code_box, after = end_screen.code_boxes(end_screen.layout(panel(model, rotation)).code)
+    for lang in languages():
+        s = strings(lang)
+        code = f"{s['code']['label']} {WORST_CODE}"
+        assert fits(code, code_box), f"{lang} {code!r} in {code_box}"
+        for key, text in s["end_hint"].items():
+            assert fits(text, after), f"{lang} end_hint.{key} {text!r} in {after.w}px"
