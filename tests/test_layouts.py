@@ -830,3 +830,36 @@ def test_the_end_screen_has_the_code_and_the_next_step_each_in_its_lines(model, 
         assert fits(code, code_box), f"{lang} {code!r} in {code_box}"
         for key, text in s["end_hint"].items():
             assert fits(text, after), f"{lang} end_hint.{key} {text!r} in {after.w}px"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_next_games_mission_never_hides_the_last_input(model):
+    """Chosen mid-game, the next mission is news for later: where the last input
+    and the notes share one box, the last input keeps it."""
+    p = panel(model, 90)
+    found = Last(LastKind.AGENT, Who.ME, 7)
+    plain = render(view(last=found), p, "en").tobytes()
+    noted = render(view(last=found, next_mission=MissionLabel("cairo", "9-5")), p, "en").tobytes()
+    alone = render(view(next_mission=MissionLabel("cairo", "9-5")), p, "en").tobytes()
+    assert alone != render(view(), p, "en").tobytes()  # with nothing else to say, it shows
+    if play_screen.layout(p).shared:
+        assert noted == plain
+    else:
+        assert noted != plain  # its own box: both show
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_a_mission_set_by_hand_shows_its_numbers_whole(model, rotation):
+    """Editing T-M starts from the mission chosen, perhaps a named one: the value
+    reads "turns 6-6", not "turns Singapore" cut off."""
+    p = panel(model, rotation)
+    index = list(MenuItem).index(MenuItem.MISSION)
+
+    def menu(mission: tuple[str | None, str]) -> bytes:
+        lines = tuple(
+            MenuLine(item, mission=mission if item is MenuItem.MISSION else None)
+            for item in MenuItem
+        )
+        return render(MenuView(lines, index, "turns"), p, "ru").tobytes()
+
+    assert menu(("singapore", "6-6")) == menu((None, "6-6"))
