@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any
 from PIL import Image, ImageChops
 
 from .base import MODELS, PanelModel, Refresh
-from .hal import Wiring
+from .hal import PanelHal, Wiring
 from .timing import TIMINGS, Timing
 from .waveshare import WavesharePanel
 
@@ -535,6 +535,7 @@ def emulated_waveshare(
     rise_timeout: float = 0.5,
     keep: int = 100,
     record: bool = True,
+    hal_class: type[PanelHal] = PanelHal,
 ) -> tuple[WavesharePanel, EmulatedPanel]:
     """A real `WavesharePanel` (vendor code, HAL) over an emulated panel."""
     hardware = EmulatedPanel(
@@ -558,6 +559,7 @@ def emulated_waveshare(
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=ScaledSleep(speed),
+            hal_class=hal_class,
         )
     except BaseException:
         hardware.close()

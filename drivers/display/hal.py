@@ -467,3 +467,33 @@ class PanelHal:
                 )
         if not self._busy.wait_for_inactive(timeout=self.busy_timeout):
             raise PanelBusyStuck(self.seat, self.model, self.BUSY_PIN, self.busy_timeout)
+
+
+class StockPathHal(PanelHal):
+    """The traffic of the vendor's own `epdconfig`, for comparison (`bench/`, tests):
+    every `spi_writebyte(2)` call is one SPI write (the 2.7" V2 sends its frame one
+    byte per write), every `digital_write` of RST, DC or PWR a GPIO write, changed
+    or not (the stock HAL ignores CS: spidev drives it). Same pins, same checks."""
+
+    def digital_write(self, pin: int, value: int) -> None:
+        level = bool(value)
+        if pin == self.CS_PIN:
+            return
+        if pin == self.DC_PIN:
+            self._dc_out.value = level
+            self._dc = level
+        elif pin == self.RST_PIN:
+            self._rst.value = level
+        elif self._pwr is not None and pin == self.PWR_PIN:
+            self._pwr.value = level
+        else:
+            super().digital_write(pin, value)  # refuses a pin not this panel's
+            return
+        self.counts.gpio_writes += 1
+
+    def _send(self, data: Iterable[int]) -> None:
+        payload = bytes(data)
+        if not self._dc and MASTER_ACTIVATION in payload:
+            self._rose.clear()
+            self._expect_rise = True
+        self._write(payload, "data" if self._dc else "command")
