@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser
+.PHONY: test sim lint venv clean browser bench
 
 venv: $(STAMP)
 
@@ -53,6 +53,10 @@ lint: $(STAMP)
 # address is printed). SIM_ARGS passes more, e.g. SIM_ARGS="--speed 0.2".
 sim: $(STAMP)
 	$(BIN)/keystand run --profile desktop $(SIM_ARGS)
+
+# Every figure in BENCHMARKS.md and bench/results.json, measured in one run.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

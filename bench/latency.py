@@ -58,7 +58,8 @@ def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -
     """Play `steps` (a session of `games` games from `seed`) on two panels of `model`.
     `stock`: the naive way (a full refresh of each panel in turn, stock HAL)."""
     factory = MockFactory()
-    panels = dict(zip(Seat, counting_panels(model, factory, StockPathHal if stock else PanelHal)))
+    hals = StockPathHal if stock else PanelHal
+    panels = dict(zip(Seat, counting_panels(model, factory, hals), strict=True))
     cards = (generate(seed + n) for n in itertools.count())
     played = Played(games=games)
     policies = {seat: RefreshPolicy() for seat in Seat}

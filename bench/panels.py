@@ -8,6 +8,7 @@ controller (the recording backend), which also checks the picture arrived.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ class FrameCost:
     gpio_writes: int
     spi_bytes: int
     delays: float  # seconds of the vendor's fixed delays (reset pulses)
+    at_floor: bool  # one write per command byte and one per run of data bytes
 
     @property
     def wire(self) -> float:
@@ -62,11 +64,16 @@ def frame_costs(model: str, hal_class: type[PanelHal]) -> dict[Refresh, FrameCos
             panel.display(image, kind)
             if panel.last_refresh is not kind or hardware.shown.tobytes() != image.tobytes():
                 raise RuntimeError(f"{model} {kind.value}: the emulated glass shows another frame")
+            writes = hardware.writes[before[0] :]
+            floor = all(w.dc or len(w.data) == 1 for w in writes) and not any(
+                a.dc and b.dc for a, b in itertools.pairwise(writes)
+            )
             costs[kind] = FrameCost(
                 spi_writes=hardware.write_count - before[0],
                 gpio_writes=panel.hal.counts.gpio_writes - before[1],
                 spi_bytes=panel.hal.counts.spi_bytes - bytes_before,
                 delays=panel.hal.counts.delays - delays_before,
+                at_floor=floor,
             )
     finally:
         panel.close()

@@ -5,7 +5,7 @@
 kind keeps the panel busy; it runs the same `RefreshPolicy` the worker thread
 runs, with the worker's rules (newest frame wins, a wanted full refresh is
 kept, clearing only while idle), and says when each frame's picture (or a newer
-one) finished showing and which flashing refreshes it waited behind.
+one) finished showing and which flashing refreshes it waited for.
 `naive` is the vendor examples' way for comparison: every change a full
 refresh of each panel in turn, nothing dropped.
 """
@@ -49,7 +49,9 @@ class Timeline:
 
     drawn: list[Drawn]
     visible: list[float]  # per frame: when it, or a newer frame, was on the glass
-    behind: list[list[Drawn]]  # per frame: the full, fast or clearing refreshes it waited for
+    # Per frame: the full, fast or clearing refreshes it waited for, the one that
+    # showed it included (a result drawn with a flashing refresh waited for it too).
+    behind: list[list[Drawn]]
 
     def waits(self, handovers: Sequence[Handover]) -> list[float]:
         """Seconds from each hand-over to visible."""
@@ -77,10 +79,7 @@ def _timeline(handovers: Sequence[Handover], drawn: list[Drawn]) -> Timeline:
         behind[index] = [
             d
             for d in drawn
-            if d is not shows
-            and d.kind is not Refresh.PARTIAL
-            and d.end > h.at + EPSILON
-            and d.start < shows.start
+            if d.kind is not Refresh.PARTIAL and d.end > h.at + EPSILON and d.start <= shows.start
         ]
     return Timeline(drawn, visible, behind)
 
@@ -124,7 +123,9 @@ def simulate(
     return _timeline(handovers, drawn)
 
 
-def naive(handovers: Sequence[Handover], cost: Mapping[Refresh, float], panels: int = 2) -> Timeline:
+def naive(
+    handovers: Sequence[Handover], cost: Mapping[Refresh, float], panels: int = 2
+) -> Timeline:
     """The vendor examples' way: one loop, each change drawn on every panel in turn
     with a full refresh, each change in order (nothing dropped). `visible` is when
     the last panel shows the change."""
