@@ -163,12 +163,20 @@ def ours(played: Played, cost: dict[Refresh, float], max_partials: int) -> Laten
     return Latency(panel, software, behind, clearing, burst, timelines)
 
 
-def the_naive_way(played: Played, cost: dict[Refresh, float]) -> Latency:
+def the_naive_way(played: Played, cost: dict[Refresh, float]) -> tuple[Latency, list[float]]:
+    """The naive way on the same touches: as played (each change waits for the ones
+    queued before it) and, second, each touch as if the panels were idle when it
+    came (its own full refreshes only: the best the naive way can do)."""
     timeline = naive(played.changes, cost)
     panel = [timeline.visible[t.change] - t.at for t in played.touches]
     software = [t.software for t in played.touches]
     burst = [p + t.software for p, t in zip(panel, played.touches, strict=True) if t.burst_end]
-    return Latency(panel, software, len(panel), 0, burst, timeline)
+    own: dict[int, list[float]] = {}
+    for d in timeline.drawn:
+        if d.frame is not None:
+            own.setdefault(d.frame, []).append(d.end - d.start)
+    idle = [sum(own[t.change]) + t.software for t in played.touches]
+    return Latency(panel, software, len(panel), 0, burst, timeline), idle
 
 
 def median(values: list[float]) -> float:

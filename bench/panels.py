@@ -48,12 +48,20 @@ def noise(size: tuple[int, int], seed: int) -> Image.Image:
     return Image.frombytes("1", size, rnd.randbytes((w + 7) // 8 * h))
 
 
-def frame_costs(model: str, hal_class: type[PanelHal]) -> dict[Refresh, FrameCost]:
+def frame_costs(
+    model: str, hal_class: type[PanelHal], reset_wait: float | None = None
+) -> dict[Refresh, FrameCost]:
     """Each refresh kind once (a full first: the panel wakes), counted from the
     recording backend and the HAL; the emulated glass must show each frame."""
     factory = MockFactory()
     panel, hardware = emulated_waveshare(
-        model, seat="A", wiring=WIRING[0], pin_factory=factory, speed=0, hal_class=hal_class
+        model,
+        seat="A",
+        wiring=WIRING[0],
+        pin_factory=factory,
+        speed=0,
+        hal_class=hal_class,
+        reset_wait=reset_wait,
     )
     costs: dict[Refresh, FrameCost] = {}
     try:

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The Zero 2 W has the same Cortex-A53 cores at 1.0 GHz instead of 1.4 GHz.
 PI3BPLUS_EVENTS = 687.45
 ZERO2W_EVENTS = PI3BPLUS_EVENTS * 1.0 / 1.4
+SHORT_RESET = 0.02  # seconds: the 2.13" V4's reset waits, on the same SSD1680
 
 
 def ms(seconds: float) -> float:
@@ -70,7 +71,7 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
     naive_played = latency.play(model, table, args.games, args.seed, stock=True)
     burst_played = latency.play(model, bursts, args.burst_games, args.seed + 1000, stock=False)
     ours = latency.ours(played, busy, max_partials)
-    naive = latency.the_naive_way(naive_played, naive_busy)
+    naive, naive_idle = latency.the_naive_way(naive_played, naive_busy)
     burst = latency.ours(burst_played, busy, max_partials)
     timelines = ours.timelines
     assert isinstance(timelines, dict)
@@ -81,9 +82,11 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
     naive_counts = {k: v // 2 for k, v in naive_timeline.counts().items()}
     policy = RefreshPolicy(max_partials=max_partials)
     runs = [_partial_runs(t) for t in seats]
-    ours_median, naive_median = latency.median(ours.total), latency.median(naive.total)
+    ours_median, naive_median = latency.median(ours.total), latency.median(naive_idle)
     timing = TIMINGS[model]
+    short = _short_reset(model, played, burst_played, max_partials, ours_cost)
     return {
+        "short_reset": short,
         "partial_refresh_ms": ms(timing.partial),
         "timing_model_ms": {k.value: ms(timing.seconds(k)) for k in Refresh},
         "timing_model_estimated": sorted(kind for m, kind in ESTIMATED if m == model),
@@ -98,7 +101,8 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
         "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
         "burst_last_visible_median_ms": ms(latency.median(burst.burst_last)),
         "naive_median_ms": ms(naive_median),
-        "naive_p99_ms": ms(latency.p99(naive.total)),
+        "naive_p99_ms": ms(latency.p99(naive_idle)),
+        "naive_as_played": spread(naive.total),
         "naive_software": spread(naive.software),
         "speedup_vs_naive_median": round(naive_median / ours_median, 1),
         "spi_writes_full_frame": ours_cost[Refresh.FULL].spi_writes,
@@ -126,6 +130,30 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
         // len(runs),
         "ceiling": policy.ceiling,
         "render": spread(played.render),
+    }
+
+
+def _short_reset(
+    model: str,
+    played: latency.Played,
+    burst_played: latency.Played,
+    max_partials: int,
+    costs: dict[Refresh, panels.FrameCost],
+) -> dict[str, float] | None:
+    """Where the vendor's reset waits are long (the 2.7" V2's partial), the same
+    games with the HAL's opt-in `reset_wait` (the 2.13" V4's 20 ms)."""
+    if costs[Refresh.PARTIAL].delays <= SHORT_RESET:
+        return None
+    busy = panels.seconds(model, panels.frame_costs(model, PanelHal, reset_wait=SHORT_RESET))
+    ours = latency.ours(played, busy, max_partials)
+    burst = latency.ours(burst_played, busy, max_partials)
+    return {
+        "reset_wait_ms": ms(SHORT_RESET),
+        "partial_busy_ms": ms(busy[Refresh.PARTIAL]),
+        "touch_to_visible_median_ms": ms(latency.median(ours.total)),
+        "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
+        "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
+        "full_refreshes_before_a_touch_result": ours.behind,
     }
 
 

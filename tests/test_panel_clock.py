@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from PIL import Image, ImageDraw
 
-from keystand.drivers.display import Refresh
+from keystand.drivers.display import Refresh, SimPanel
 from keystand.panel_clock import Handover, naive, simulate
-from keystand.panel_worker import RefreshPolicy
+from keystand.panel_worker import PanelWorker, RefreshPolicy
 
 # The 2.7" V2's busy seconds as bench/ measures them (timing model, the vendor's
 # reset delays, the wire): the slowest clearing of the four models.
@@ -85,3 +86,20 @@ def test_the_naive_way_draws_every_change_on_both_panels_in_turn() -> None:
     timeline = naive(frames, COST)
     assert timeline.counts()["full"] == 4
     assert timeline.visible == pytest.approx([2 * COST[Refresh.FULL], 4 * COST[Refresh.FULL]])
+
+
+def test_the_virtual_clock_decides_as_the_worker_thread_does() -> None:
+    """The same frames through the real worker (each drawn before the next, as at
+    table pace) and through the virtual clock: the same refreshes, in order."""
+    frames = table_pace(2, turns=8)
+    panel = SimPanel("epd2in7_V2", rotation=90, speed=0, keep=1000)
+    worker = PanelWorker(panel, name="A", policy=RefreshPolicy(max_partials=4)).start()
+    for n, handover in enumerate(frames):
+        image = Image.new("1", panel.size, 1)
+        ImageDraw.Draw(image).rectangle([0, 0, n, 10], fill=0)
+        worker.show(image, full=handover.full, pause=handover.pause)
+        assert worker.wait_idle(10.0)  # a pause's clearing included
+    worker.stop(10.0)
+    timeline = simulate(frames, RefreshPolicy(max_partials=4), COST)
+    assert [f.refresh for f in panel.frames] == [d.kind for d in timeline.drawn]
+    assert worker.cleared == timeline.counts()["clearing"] > 0

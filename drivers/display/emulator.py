@@ -536,6 +536,7 @@ def emulated_waveshare(
     keep: int = 100,
     record: bool = True,
     hal_class: type[PanelHal] = PanelHal,
+    reset_wait: float | None = None,
 ) -> tuple[WavesharePanel, EmulatedPanel]:
     """A real `WavesharePanel` (vendor code, HAL) over an emulated panel."""
     hardware = EmulatedPanel(
@@ -560,6 +561,7 @@ def emulated_waveshare(
             rise_timeout=rise_timeout,
             delay=ScaledSleep(speed),
             hal_class=hal_class,
+            reset_wait=reset_wait,
         )
     except BaseException:
         hardware.close()

@@ -223,7 +223,8 @@ class WavesharePanel(Panel):
 
     `wiring` gives its pins and SPI device; `spi` replaces the real `/dev/spidevB.D`
     (the emulator passes its recording device); `delay` waits the vendor's fixed
-    delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic.
+    delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic;
+    `reset_wait` shortens the waits around a hardware reset (see `hal`).
     `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
 
@@ -240,6 +241,7 @@ class WavesharePanel(Panel):
         rise_timeout: float = 0.5,
         delay: Callable[[float], None] = time.sleep,
         hal_class: type[PanelHal] = PanelHal,
+        reset_wait: float | None = None,
     ) -> None:
         super().__init__(model_name, rotation=rotation)
         self.seat = seat
@@ -256,6 +258,7 @@ class WavesharePanel(Panel):
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=delay,
+            reset_wait=reset_wait,
         )
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)
