@@ -231,7 +231,7 @@ def markdown(r: dict[str, Any]) -> str:
                 f"{_f(p['fast'])} ({_f(p['clearing'])})",
                 _f(p["partial"]),
                 f"{_f(p['busy_s'])} s",
-                f"{_f(m['partials_past_the_budget'])} in all",
+                f"{_f(m['partials_past_the_budget'])} in the session",
                 f"{m['longest_partial_run']} (ceiling {m['ceiling']})",
                 _f(n["full"]),
                 f"{_f(n['busy_s'])} s",
@@ -264,8 +264,8 @@ def markdown(r: dict[str, Any]) -> str:
         _row(
             "import time (`python -X importtime`, cumulative): keystand.cli / "
             "keystand.service / keystand.screens / the whole process",
-            f"{_f(imports['keystand.cli'])} / {_f(imports['keystand.service'])} / "
-            f"{_f(imports['keystand.screens'])} / {_f(imports['all'])} ms",
+            f"{imports['keystand.cli']:.1f} / {imports['keystand.service']:.1f} / "
+            f"{imports['keystand.screens']:.1f} / {imports['all']:.1f} ms",
         ),
         _row(
             "peak resident memory of `keystand run` through a whole game "
@@ -340,6 +340,15 @@ def why(r: dict[str, Any]) -> list[str]:
         out.append(f"- Missed: {g['goal']}: {g['figure']}.")
     if not missed:
         out.append("- Every goal is met.")
+    over = {n: m for n, m in r["models"].items() if m["partials_past_the_budget"]}
+    if over:
+        m = next(iter(over.values()))
+        out.append(
+            f"- The ghosting budget is a target, not a wall: waiting for a quiet moment, a "
+            f"panel drew {m['partials_past_the_budget']} partials past it over the whole "
+            f"session (the longest run {m['longest_partial_run']} against a budget of "
+            f"{r['max_partials']}); at {m['ceiling']} a frame would get the clearing itself."
+        )
     out.append(
         "- The software time adds both panels' SPI preparation one after the other; the "
         "service does them in parallel (one worker thread each), so it is an upper bound."

@@ -266,7 +266,8 @@ class PanelWorker:
                     return _Pending(last.image, False, last.tag, last.pause, clear=kind)
                 idle_for = self._clock() - self._idle_since
                 timeout = None if self._slept else max(0.0, self.idle_sleep - idle_for)
-                clear_in = self.policy.clearing_in(idle_for) if self._last is not None else None
+                quiet = self._last is not None and not self._sealed
+                clear_in = self.policy.clearing_in(idle_for) if quiet else None
                 if clear_in is not None:
                     timeout = clear_in if timeout is None else min(timeout, clear_in)
                 self._cond.wait(timeout)
