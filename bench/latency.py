@@ -29,7 +29,7 @@ from keystand.drivers.inputs import Touch
 from keystand.panel_clock import Handover, Timeline, naive, simulate
 from keystand.panel_worker import RefreshPolicy
 from keystand.rules import Seat, generate
-from keystand.service import awaiting_clue
+from keystand.service import awaiting_clue, game_over
 from keystand.stand import Stand
 from keystand.store import Store
 
@@ -70,7 +70,7 @@ def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -
         if stand.version == drawn[0]:
             return {}
         drawn[0] = stand.version
-        full, pause = stand.full_refresh, awaiting_clue(stand)
+        full, pause, hold = stand.full_refresh, awaiting_clue(stand), game_over(stand)
         frames: dict[Seat, int] = {}
         for seat, panel in panels.items():
             started = time.perf_counter()
@@ -88,7 +88,9 @@ def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -
             panel.display(image, kind)
             last[seat] = raw
             frames[seat] = len(played.handovers[seat])
-            played.handovers[seat].append(Handover(at, full=full, pause=pause, touch=touch))
+            played.handovers[seat].append(
+                Handover(at, full=full, pause=pause, hold=hold, touch=touch)
+            )
         stand.full_refresh = False
         if frames:
             played.changes.append(Handover(at, full=full, touch=touch))

@@ -30,6 +30,7 @@ class Handover:
     at: float
     full: bool = False
     pause: bool = False  # a quiet moment follows (rule 3a)
+    hold: bool = False  # a full refresh follows soon: no clearing
     touch: bool = False  # the frame carries a touch's result
 
 
@@ -107,14 +108,19 @@ def simulate(
             continue
         if last is not None:
             idle_for = now - idle_since + EPSILON
-            clear = policy.clearing(idle_for=idle_for, pause=handovers[last].pause)
+            h = handovers[last]
+            clear = policy.clearing(idle_for=idle_for, pause=h.pause, hold=h.hold)
             if clear is not None:
                 drawn.append(Drawn(clear, now, now + cost[clear], None))
                 policy.done(clear)
                 now = idle_since = drawn[-1].end
                 continue
         wake = [handovers[i].at] if i < n else []
-        clear_in = policy.clearing_in(now - idle_since) if last is not None else None
+        clear_in = (
+            policy.clearing_in(now - idle_since, hold=handovers[last].hold)
+            if last is not None
+            else None
+        )
         if clear_in is not None:
             wake.append(now + clear_in)
         if not wake:

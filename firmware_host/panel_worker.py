@@ -48,7 +48,8 @@ class RefreshPolicy:
           new frame (a turn's touches come a few seconds apart at most).
        A frame that arrives while the panel is clearing waits for it; rule a
        starts the clearing at the start of the clue-giver's thinking, so at
-       table pace no touch's result does.
+       table pace no touch's result does. No clearing while a full refresh is
+       on its way (`hold`: the game is over, the end screen comes next).
     4. Past the budget, frames stay partial until a quiet moment; only a frame
        at twice the budget (`ceiling`) gets the clearing refresh itself, since
        ghosting that deep is worse than one wait. `max_partials = 0` means no
@@ -83,9 +84,9 @@ class RefreshPolicy:
         self.done(kind)
         return kind
 
-    def clearing(self, *, idle_for: float, pause: bool) -> Refresh | None:
+    def clearing(self, *, idle_for: float, pause: bool, hold: bool = False) -> Refresh | None:
         """The clearing refresh to do now on an idle panel (rule 3), or None."""
-        if self.partials == 0:
+        if self.partials == 0 or hold:
             return None
         if pause and self.partials >= -(-self.max_partials // 2):
             return Refresh.FAST
@@ -93,9 +94,10 @@ class RefreshPolicy:
             return Refresh.FAST
         return None
 
-    def clearing_in(self, idle_for: float) -> float | None:
-        """Seconds of more idleness after which rule 3b clears (None: it will not)."""
-        if self.partials == 0 or self.partials < self.max_partials:
+    def clearing_in(self, idle_for: float, *, hold: bool = False) -> float | None:
+        """Seconds of more idleness after which rule 3b clears (None: it will not);
+        consistent with `clearing`, so a caller that waits this long finds it due."""
+        if hold or self.partials == 0 or self.partials < self.max_partials:
             return None
         return max(0.0, self.quiet_after - idle_for)
 
@@ -115,6 +117,7 @@ class _Pending:
     full: bool
     tag: object = None
     pause: bool = False  # a quiet moment follows this frame (the policy's rule 3a)
+    hold: bool = False  # a full refresh follows soon: no clearing
     clear: Refresh | None = None  # a clearing refresh of the picture already shown
 
 
@@ -168,19 +171,26 @@ class PanelWorker:
         return self
 
     def show(
-        self, image: Image.Image, *, full: bool = False, tag: object = None, pause: bool = False
+        self,
+        image: Image.Image,
+        *,
+        full: bool = False,
+        tag: object = None,
+        pause: bool = False,
+        hold: bool = False,
     ) -> None:
         """Queue `image` to be drawn; replaces any frame not yet drawn. Never blocks
         on the panel. A wanted full refresh is kept even if the frame is replaced.
         `tag` comes back with the frame in `on_shown` (what the frame shows);
-        `pause` says the next input is slow to come (the ghosting may be cleared)."""
+        `pause` says the next input is slow to come (the ghosting may be cleared),
+        `hold` that a full refresh follows soon (it will not be)."""
         with self._cond:
             if self._sealed:
                 return
             if self._pending is not None:
                 self.dropped += 1
                 full = full or self._pending.full
-            self._pending = _Pending(image, full, tag, pause)
+            self._pending = _Pending(image, full, tag, pause, hold)
             self._cond.notify_all()
 
     def seal(self, image: Image.Image, *, tag: object = NEUTRAL) -> None:
@@ -247,7 +257,8 @@ class PanelWorker:
         if self._last is None or self._sealed or self._stopping or self._pending is not None:
             return None
         idle_for = self._clock() - self._idle_since
-        return self.policy.clearing(idle_for=idle_for, pause=self._last.pause)
+        last = self._last
+        return self.policy.clearing(idle_for=idle_for, pause=last.pause, hold=last.hold)
 
     def _next_job(self) -> _Pending | None:
         """Wait for a frame or a quiet moment's clearing (putting the panel to sleep
@@ -263,11 +274,16 @@ class PanelWorker:
                 if self._last is not None and (kind := self._clearing_due()) is not None:
                     self._busy = True
                     last = self._last
-                    return _Pending(last.image, False, last.tag, last.pause, clear=kind)
+                    return _Pending(last.image, False, last.tag, clear=kind)
                 idle_for = self._clock() - self._idle_since
                 timeout = None if self._slept else max(0.0, self.idle_sleep - idle_for)
-                quiet = self._last is not None and not self._sealed
-                clear_in = self.policy.clearing_in(idle_for) if quiet else None
+                last = self._last
+                quiet = last is not None and not self._sealed
+                clear_in = (
+                    self.policy.clearing_in(idle_for, hold=last.hold)
+                    if last is not None and quiet
+                    else None
+                )
                 if clear_in is not None:
                     timeout = clear_in if timeout is None else min(timeout, clear_in)
                 self._cond.wait(timeout)
@@ -329,7 +345,9 @@ class PanelWorker:
         ):
             self.skipped += 1
             self._last = (
-                _Pending(self._last.image, False, job.tag, job.pause) if self._last else job
+                _Pending(self._last.image, False, job.tag, job.pause, job.hold)
+                if self._last
+                else job
             )
             return
         refresh = self.policy.decide(

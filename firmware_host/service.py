@@ -93,6 +93,11 @@ def awaiting_clue(stand: Stand) -> bool:
     return stand.state is not None and stand.state.phase is GamePhase.AWAITING_CLUE
 
 
+def game_over(stand: Stand) -> bool:
+    """The end screen's full refresh comes next: no clearing before it."""
+    return stand.state is not None and stand.state.phase is GamePhase.OVER
+
+
 class Service:
     """The stand running: its panels' workers, the input drivers, the loop."""
 
@@ -264,7 +269,7 @@ class Service:
             return
         full = self.stand.full_refresh
         tag = (self.stand.store.game_id, self.stand.store.records)
-        pause = self.quiet(self.stand)
+        pause, hold = self.quiet(self.stand), game_over(self.stand)
         for seat, worker in self.workers.items():
             try:
                 image = self.render(self.stand, seat, worker.panel)
@@ -272,7 +277,7 @@ class Service:
             except Exception:
                 log.exception("cannot draw seat %s's screen", seat.value)
                 continue
-            worker.show(image, full=full, tag=tag, pause=pause)
+            worker.show(image, full=full, tag=tag, pause=pause, hold=hold)
         self.stand.full_refresh = False
         self._drawn_version = self.stand.version
 

@@ -103,3 +103,20 @@ def test_the_virtual_clock_decides_as_the_worker_thread_does() -> None:
     timeline = simulate(frames, RefreshPolicy(max_partials=4), COST)
     assert [f.refresh for f in panel.frames] == [d.kind for d in timeline.drawn]
     assert worker.cleared == timeline.counts()["clearing"] > 0
+
+
+def test_no_clearing_between_the_end_of_a_game_and_its_end_screen() -> None:
+    """Past the budget and quiet for 10 s, but the game is over: the end screen's
+    full refresh starts at once, with no clearing before it."""
+    frames = [Handover(0.0, full=True)]
+    frames += [Handover(7.0 + 2 * n, touch=True) for n in range(12)]  # 12 partials
+    frames.append(Handover(30.0, touch=True, hold=True))  # the touch that ends the game
+    frames.append(Handover(40.0, full=True, hold=True))  # the end screen, key revealed
+    timeline = simulate(frames, RefreshPolicy(max_partials=10, quiet_after=8.0), COST)
+    assert timeline.counts()["clearing"] == 0
+    assert timeline.visible[-1] == pytest.approx(40.0 + COST[Refresh.FULL])
+    assert all(not timeline.behind[i] for i, f in enumerate(frames) if f.touch)
+    unheld = [Handover(f.at, full=f.full, touch=f.touch) for f in frames]
+    control = simulate(unheld, RefreshPolicy(max_partials=10, quiet_after=8.0), COST)
+    assert control.counts()["clearing"] == 1  # without `hold`, a clearing lands first
+    assert control.visible[-1] > 40.0 + COST[Refresh.FULL]

@@ -121,6 +121,14 @@ def test_policy_clears_at_a_pause_once_half_the_budget_is_spent() -> None:
     assert policy.clearing_in(0.0) is None
     policy.decide(full=False, asleep=False, first=False)
     assert policy.clearing(idle_for=0.0, pause=True) is Refresh.FAST  # 3 of 5
+    # The game is over: the end screen's full refresh comes next, no clearing first.
+    assert policy.clearing(idle_for=99.0, pause=True, hold=True) is None
+    # ... and none by time either: a worker waiting `clearing_in` must find it due.
+    for _ in range(3):
+        policy.decide(full=False, asleep=False, first=False)
+    assert policy.clearing_in(99.0, hold=True) is None
+    assert policy.clearing_in(99.0) == 0.0
+    assert policy.clearing(idle_for=99.0, pause=False) is Refresh.FAST
     policy.done(Refresh.FAST)
     assert policy.partials == 0 and policy.clearing(idle_for=99.0, pause=True) is None
 
