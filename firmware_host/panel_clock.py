@@ -122,6 +122,8 @@ def simulate(
             else None
         )
         if clear_in is not None:
+            if clear_in <= EPSILON:  # `clearing` said no just now: waiting would not change it
+                raise RuntimeError(f"{policy!r}: clearing_in says now, clearing says no")
             wake.append(now + clear_in)
         if not wake:
             break
