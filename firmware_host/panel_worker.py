@@ -271,17 +271,15 @@ class PanelWorker:
                     job, self._pending = self._pending, None
                     self._busy = True
                     return job
-                if self._last is not None and (kind := self._clearing_due()) is not None:
+                shown = self._last
+                if shown is not None and (kind := self._clearing_due()) is not None:
                     self._busy = True
-                    last = self._last
-                    return _Pending(last.image, False, last.tag, clear=kind)
+                    return _Pending(shown.image, False, shown.tag, clear=kind)
                 idle_for = self._clock() - self._idle_since
                 timeout = None if self._slept else max(0.0, self.idle_sleep - idle_for)
-                last = self._last
-                quiet = last is not None and not self._sealed
                 clear_in = (
-                    self.policy.clearing_in(idle_for, hold=last.hold)
-                    if last is not None and quiet
+                    self.policy.clearing_in(idle_for, hold=shown.hold)
+                    if shown is not None and not self._sealed
                     else None
                 )
                 if clear_in is not None:
