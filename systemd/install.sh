@@ -301,7 +301,7 @@ run_doctor() {
         echo "  (--root: not run) ${doctor[*]}"
         return
     elif [ "$DRY" = 1 ]; then
-        echo "  ${doctor[*]} --profile $PROFILE"
+        echo "  ${doctor[*]} --config /etc/keystand/keystand.toml"
         return
     elif ! "$keystand" doctor --help >/dev/null 2>&1; then
         say "note: this keystand has no 'doctor' command yet; skipped"
