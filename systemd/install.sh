@@ -25,6 +25,8 @@
 #             user is made from the sysusers.d file when the image boots (or by
 #             `systemd-sysusers --root DIR`), no service is started, no udev
 #             reload, no doctor. Those are printed as "(--root: not run)".
+#             Use it with --no-venv: a venv made here would have DIR's paths
+#             baked into its scripts; build it inside the image (README.md).
 # --no-venv   leave /opt/keystand/venv as it is (tests, which must not pip
 #             install from the network; image builders who make it in a chroot).
 set -euo pipefail
@@ -226,6 +228,10 @@ install_all() {
     say "profile $PROFILE (I2C: $([ $needs_i2c = 1 ] && echo yes || echo no), serial grid: $([ $needs_serial = 1 ] && echo yes || echo no))"
 
     if [ "$VENV" = 1 ] || [ -n "$R" ]; then build_deps; fi
+    if [ "$VENV" = 1 ] && [ -n "$R" ]; then
+        say "WARNING: a venv made under --root has $R in its scripts' paths and this"
+        say "         machine's Python: use --no-venv and build it in the image (README.md)"
+    fi
     make_dir "$OPT" 0755
     if [ "$VENV" = 1 ]; then
         command -v python3 >/dev/null || fail "python3 is missing: sudo apt install python3-venv"
