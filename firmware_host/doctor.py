@@ -229,7 +229,8 @@ def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[
         yield Check(
             "machine",
             not needs_pi,
-            "not a Raspberry Pi: checked the profile and the package only"
+            "not a Raspberry Pi: checked the profile and the package only (on a desktop, "
+            "`make sim` runs the stand; --emulate DIR runs this profile's drivers)"
             if needs_pi
             else "not a Raspberry Pi; this profile needs none",
         )

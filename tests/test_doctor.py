@@ -291,7 +291,8 @@ def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_pat
     assert [c.name for c in checks] == ["profile", "vendor package", "machine"]
     assert (
         str(checks[-1])
-        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only"
+        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only (on a "
+        "desktop, `make sim` runs the stand; --emulate DIR runs this profile's drivers)"
     )
     code, checks = lines("desktop", off)
     assert code == 0 and [c.name for c in checks] == ["profile", "machine"]
