@@ -13,7 +13,7 @@ ANALYZE := /usr/bin/systemd-analyze
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools install-pi
+.PHONY: test sim lint venv clean browser systemd-tools install-pi bench
 
 venv: $(STAMP)
 
@@ -70,6 +70,10 @@ lint: $(STAMP)
 # address is printed). SIM_ARGS passes more, e.g. SIM_ARGS="--speed 0.2".
 sim: $(STAMP)
 	$(BIN)/keystand run --profile desktop $(SIM_ARGS)
+
+# Every figure in BENCHMARKS.md and bench/results.json, measured in one run.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -1,4 +1,5 @@
-"""`keystand doctor [--profile P] [--refresh]`: is this Pi ready for this build?
+"""`keystand doctor [--profile P] [--config PATH] [--refresh]`: is this Pi ready
+for this build (the profile given, else the settings file's, else minimal)?
 
 One line per check, each saying what it found or what to do about it:
 the profile (with its pin plan), the vendor's panel package, on a Pi the Python
@@ -168,8 +169,15 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--profile",
-        default=DEFAULT_PROFILE,
-        help=f"a profile's name or a file's path (default: {DEFAULT_PROFILE})",
+        help="a profile's name or a file's path "
+        f"(default: the settings file's, else {DEFAULT_PROFILE})",
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        help="the settings file naming the profile "
+        "(default: /etc/keystand/keystand.toml if it exists)",
     )
     p.add_argument(
         "--refresh",
@@ -179,7 +187,19 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    return report(diagnose(args.profile, Machine(), refresh=args.refresh), out)
+    name = profile_name(args.profile, args.config)
+    return report(diagnose(name, Machine(), refresh=args.refresh), out)
+
+
+def profile_name(given: str | None, settings: Path | None) -> str:
+    """The profile to check: the one given, else the one the settings file (as
+    `keystand run` finds it) names, else the default."""
+    if given:
+        return given
+    from . import config
+
+    named: str | None = config.load(config.find(settings)).get("service", "profile")
+    return named or DEFAULT_PROFILE
 
 
 def report(checks: Iterator[Check], out: TextIO) -> int:
@@ -209,7 +229,8 @@ def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[
         yield Check(
             "machine",
             not needs_pi,
-            "not a Raspberry Pi: checked the profile and the package only"
+            "not a Raspberry Pi: checked the profile and the package only (on a desktop, "
+            "`make sim` runs the stand; --emulate DIR runs this profile's drivers)"
             if needs_pi
             else "not a Raspberry Pi; this profile needs none",
         )

@@ -25,29 +25,90 @@ NEUTRAL = "neutral"  # the tag of the neutral picture a worker is sealed with
 
 @dataclass
 class RefreshPolicy:
-    """Which refresh a frame gets (docs/design.md "Refresh policy").
+    """Which refresh a frame gets, and when the ghosting is cleared.
 
-    Partial for in-game changes; full when the caller asks (a new game, the end
-    screen); after `max_partials` partials in a row, one fast refresh (a full one
-    on panels without a fast waveform) clears the ghosting."""
+    The rules (docs/design.md "Refresh policy"; `bench/` measures them):
+
+    1. A frame the caller marks full (a new game as soon as it is dealt, the end
+       screen), the first frame and the first after a wake (with
+       `full_after_wake`) get a FULL refresh, started as soon as the panel is
+       free: no clearing is ever queued before it, and it resets the count.
+    2. Every other frame is a PARTIAL refresh, however many partials came
+       before it (up to rule 4's ceiling): a frame that carries a result (a
+       touch, a clue) never waits for a flashing refresh.
+    3. The ghosting is cleared by redrawing the picture already on the glass
+       with the FAST waveform (the 2.7" V2's and 4.2" V2's fast mode, 1.5 s
+       instead of 6 s and 4 s; the same length as FULL on the 2.13" and 2.9"),
+       only while the panel is idle and the moment is quiet for its seat:
+       a. at a pause: the frame just drawn said the next input is slow (a turn
+          has ended and a clue is being thought of), and at least half the
+          budget (`max_partials`) is spent, so the next turn's changes fit in
+          what is left;
+       b. once the whole budget is spent, after `quiet_after` seconds with no
+          new frame (a turn's touches come a few seconds apart at most).
+       A frame that arrives while the panel is clearing waits for it; rule a
+       starts the clearing at the start of the clue-giver's thinking, so at
+       table pace no touch's result does. No clearing while a full refresh is
+       on its way (`hold`: the game is over, the end screen comes next).
+    4. Past the budget, frames stay partial until a quiet moment; only a frame
+       at twice the budget (`ceiling`) gets the clearing refresh itself, since
+       ghosting that deep is worse than one wait. `max_partials = 0` means no
+       partials at all: every change is a fast refresh.
+    """
 
     max_partials: int = 10
     full_after_wake: bool = False
+    quiet_after: float = 8.0
     partials: int = field(default=0, init=False)
+    overrun: int = field(default=0, init=False)  # partials drawn past the budget, all told
 
     def __post_init__(self) -> None:
         if self.max_partials < 0:
             raise ValueError(f"max_partials {self.max_partials}: expected 0 or more")
+        if not self.quiet_after > 0:
+            raise ValueError(f"quiet_after {self.quiet_after}: expected more than 0 seconds")
+
+    @property
+    def ceiling(self) -> int:
+        """The partials after which a new frame itself gets the clearing refresh."""
+        return 2 * self.max_partials
 
     def decide(self, *, full: bool, asleep: bool, first: bool) -> Refresh:
+        """The refresh for a new frame (rules 1, 2 and 4); counts it."""
         if full or first or (asleep and self.full_after_wake):
             kind = Refresh.FULL
-        elif self.partials >= self.max_partials:
+        elif self.partials >= self.ceiling:
             kind = Refresh.FAST
         else:
             kind = Refresh.PARTIAL
-        self.partials = self.partials + 1 if kind is Refresh.PARTIAL else 0
+        self.done(kind)
         return kind
+
+    def clearing(self, *, idle_for: float, pause: bool, hold: bool = False) -> Refresh | None:
+        """The clearing refresh to do now on an idle panel (rule 3), or None."""
+        if self.partials == 0 or hold:
+            return None
+        if pause and self.partials >= -(-self.max_partials // 2):
+            return Refresh.FAST
+        if self.partials >= self.max_partials and idle_for >= self.quiet_after:
+            return Refresh.FAST
+        return None
+
+    def clearing_in(self, idle_for: float, *, hold: bool = False) -> float | None:
+        """Seconds of more idleness after which rule 3b clears (None: it will not);
+        consistent with `clearing`, so a caller that waits this long finds it due."""
+        if hold or self.partials == 0 or self.partials < self.max_partials:
+            return None
+        return max(0.0, self.quiet_after - idle_for)
+
+    def done(self, kind: Refresh) -> None:
+        """Count a refresh that was drawn (a new frame or a clearing)."""
+        if kind is Refresh.PARTIAL:
+            self.partials += 1
+            if self.partials > self.max_partials:
+                self.overrun += 1
+        else:
+            self.partials = 0
 
 
 @dataclass
@@ -55,6 +116,9 @@ class _Pending:
     image: Image.Image
     full: bool
     tag: object = None
+    pause: bool = False  # a quiet moment follows this frame (the policy's rule 3a)
+    hold: bool = False  # a full refresh follows soon: no clearing
+    clear: Refresh | None = None  # a clearing refresh of the picture already shown
 
 
 class PanelWorker:
@@ -75,6 +139,7 @@ class PanelWorker:
         retry: tuple[float, float] = (1.0, 30.0),
         on_error: Callable[[PanelWorker, Exception], None] | None = None,
         on_shown: Callable[[PanelWorker, Image.Image, Refresh, object], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.panel = panel
         self.name = name
@@ -87,6 +152,11 @@ class PanelWorker:
         self._failed_at: float | None = None  # when the current run of failures began
         self.dropped = 0  # frames replaced by a newer one before they were drawn
         self.skipped = 0  # frames identical to what the panel already shows
+        self.cleared = 0  # clearing refreshes done in quiet moments
+        self._clock = clock
+        self._last: _Pending | None = None  # the frame on the glass (for a clearing)
+        self._idle_since = clock()
+        self._slept = False
         self._cond = threading.Condition()
         self._pending: _Pending | None = None
         self._shown: Image.Image | None = None
@@ -100,17 +170,27 @@ class PanelWorker:
         self._thread.start()
         return self
 
-    def show(self, image: Image.Image, *, full: bool = False, tag: object = None) -> None:
+    def show(
+        self,
+        image: Image.Image,
+        *,
+        full: bool = False,
+        tag: object = None,
+        pause: bool = False,
+        hold: bool = False,
+    ) -> None:
         """Queue `image` to be drawn; replaces any frame not yet drawn. Never blocks
         on the panel. A wanted full refresh is kept even if the frame is replaced.
-        `tag` comes back with the frame in `on_shown` (what the frame shows)."""
+        `tag` comes back with the frame in `on_shown` (what the frame shows);
+        `pause` says the next input is slow to come (the ghosting may be cleared),
+        `hold` that a full refresh follows soon (it will not be)."""
         with self._cond:
             if self._sealed:
                 return
             if self._pending is not None:
                 self.dropped += 1
                 full = full or self._pending.full
-            self._pending = _Pending(image, full, tag)
+            self._pending = _Pending(image, full, tag, pause, hold)
             self._cond.notify_all()
 
     def seal(self, image: Image.Image, *, tag: object = NEUTRAL) -> None:
@@ -179,8 +259,17 @@ class PanelWorker:
                 self._exited = True
                 self._cond.notify_all()
 
+    def _clearing_due(self) -> Refresh | None:
+        """The clearing refresh the policy wants now (called with the lock held)."""
+        if self._last is None or self._sealed or self._stopping or self._pending is not None:
+            return None
+        idle_for = self._clock() - self._idle_since
+        last = self._last
+        return self.policy.clearing(idle_for=idle_for, pause=last.pause, hold=last.hold)
+
     def _next_job(self) -> _Pending | None:
-        """Wait for a frame (putting the panel to sleep when idle); None: stop."""
+        """Wait for a frame or a quiet moment's clearing (putting the panel to sleep
+        when idle); None: stop."""
         while True:
             with self._cond:
                 if self._stopping:
@@ -189,8 +278,25 @@ class PanelWorker:
                     job, self._pending = self._pending, None
                     self._busy = True
                     return job
-                idle = not self._cond.wait(self.idle_sleep)
-            if idle:  # outside the lock: show() must never wait for a panel
+                shown = self._last
+                if shown is not None and (kind := self._clearing_due()) is not None:
+                    self._busy = True
+                    return _Pending(shown.image, False, shown.tag, clear=kind)
+                idle_for = self._clock() - self._idle_since
+                timeout = None if self._slept else max(0.0, self.idle_sleep - idle_for)
+                clear_in = (
+                    self.policy.clearing_in(idle_for, hold=shown.hold)
+                    if shown is not None and not self._sealed
+                    else None
+                )
+                if clear_in is not None:
+                    timeout = clear_in if timeout is None else min(timeout, clear_in)
+                self._cond.wait(timeout)
+                sleep = not self._slept and self._clock() - self._idle_since >= self.idle_sleep
+                sleep = sleep and self._pending is None and self._clearing_due() is None
+                if sleep:
+                    self._slept = True
+            if sleep:  # outside the lock: show() must never wait for a panel
                 self._sleep_panel()
 
     def _loop(self) -> None:
@@ -214,7 +320,7 @@ class PanelWorker:
                         self._pending = _Pending(job.image, True, job.tag)
                     else:
                         self._pending.full = True
-                    self._shown = None
+                    self._shown = self._last = None
                     self._busy = False
                     # The whole pause, however many frames arrive meanwhile.
                     retry_at = time.monotonic() + pause
@@ -223,10 +329,19 @@ class PanelWorker:
                 pause = min(pause * 2, self.retry[1])
                 continue
             with self._cond:
-                self._busy = False
+                self._idle_since = self._clock()
+                # Still busy if the quiet moment's clearing starts now: whoever waits
+                # for the worker to be idle waits for that too.
+                self._busy = self._clearing_due() is not None
                 self._cond.notify_all()
 
     def _draw(self, job: _Pending) -> None:
+        self._slept = False
+        if job.clear is not None:
+            self.panel.display(job.image, job.clear)
+            self.policy.done(job.clear)
+            self.cleared += 1
+            return
         if (
             not job.full
             and self._shown is not None
@@ -234,12 +349,18 @@ class PanelWorker:
             and ImageChops.difference(job.image.convert("1"), self._shown).getbbox() is None
         ):
             self.skipped += 1
+            self._last = (
+                _Pending(self._last.image, False, job.tag, job.pause, job.hold)
+                if self._last
+                else job
+            )
             return
         refresh = self.policy.decide(
             full=job.full, asleep=self.panel.asleep, first=self._shown is None
         )
         self.panel.display(job.image, refresh)
         self._shown = job.image.convert("1")
+        self._last = job
         if self.on_shown:
             self.on_shown(self, self._shown, refresh, job.tag)
 

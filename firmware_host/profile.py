@@ -81,6 +81,13 @@ class Panel:
     busy: int = setting(24, between=(0, 27), doc="busy line")
     pwr: int = setting(18, between=(-1, 27), doc="panel power switch; -1: none")
     busy_timeout: float = setting(0.0, between=(0, 300), unit="seconds", doc="0: the default")
+    # The vendor code waits 200 ms twice around each hardware reset, and the
+    # 2.7" V2 resets before every partial refresh: 0.4 s of each touch's 0.7 s.
+    # A shorter wait (then BUSY low before the next byte) meets the latency
+    # goal in the benchmark; untried on a real panel, so off unless set.
+    reset_wait: float = setting(
+        0.0, between=(0, 1), unit="seconds", doc="0: the vendor's waits; else this, then BUSY"
+    )
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,14 @@ def add_parser(sub: Any) -> None:
         metavar="PROFILE",
         help="a profile's name (minimal) or a file's path; default: every installed profile",
     )
+    check.add_argument(  # as `run` and `doctor` take it, so the habit works here too
+        "--profile",
+        action="append",
+        default=[],
+        dest="named",
+        metavar="PROFILE",
+        help="the same as naming it without --profile (may be given more than once)",
+    )
 
 
 def summary(profile: profiles.Profile) -> str:
@@ -50,7 +58,7 @@ def summary(profile: profiles.Profile) -> str:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    names = args.profiles or sorted(profiles.shipped())
+    names = [*args.profiles, *args.named] or sorted(profiles.shipped())
     failed = 0
     for name in names:
         try:

@@ -156,6 +156,7 @@ def _panels(
                     "spi_device": cfg.spi_device,
                 },
                 "busy_timeout": cfg.busy_timeout or None,
+                "reset_wait": cfg.reset_wait or None,
             }
         if emulation is None:
             panels[Seat(seat)] = factory.make_panel(
@@ -178,6 +179,7 @@ def _panels(
             busy_timeout=options["busy_timeout"] or max(2.0, 30 * pace),
             record=False,
             wiring=options["wiring"],
+            reset_wait=options["reset_wait"],
         )
         panel.on_frame = FrameFiles(emulation.folder, seat)
         emulation.hardware[seat] = hardware

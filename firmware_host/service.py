@@ -33,6 +33,7 @@ from keystand.drivers.display import Panel, Refresh
 from keystand.drivers.inputs import Health, HealthReport, InputDriver, InputEvent
 
 from .panel_worker import NEUTRAL, PanelWorker, RefreshPolicy
+from .rules import Phase as GamePhase
 from .rules import Seat
 from .stand import Stand
 
@@ -88,6 +89,17 @@ def _nothing(stand: Stand) -> dict[str, Any]:
     return {}
 
 
+def awaiting_clue(stand: Stand) -> bool:
+    """A quiet moment for both panels: a turn has ended and the next clue is being
+    thought of (the refresh policy may clear the ghosting now)."""
+    return stand.state is not None and stand.state.phase is GamePhase.AWAITING_CLUE
+
+
+def game_over(stand: Stand) -> bool:
+    """The end screen's full refresh comes next: no clearing before it."""
+    return stand.state is not None and stand.state.phase is GamePhase.OVER
+
+
 class Service:
     """The stand running: its panels' workers, the input drivers, the loop."""
 
@@ -100,6 +112,7 @@ class Service:
         blank: Blank,
         describe: Describe = _nothing,
         policy: Callable[[], RefreshPolicy] = RefreshPolicy,
+        quiet: Callable[[Stand], bool] = awaiting_clue,
         idle_sleep: float = 120.0,
         tick: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
@@ -116,6 +129,7 @@ class Service:
         self.on_shown = on_shown
         # Called by the loop on each turn (systemd's watchdog ping): a hung loop stops it.
         self.heartbeat = heartbeat
+        self.quiet = quiet
         self.stats = ServiceStats()
         self.drivers: list[InputDriver] = []
         self.workers = {
@@ -282,6 +296,7 @@ class Service:
             return
         full = self.stand.full_refresh
         tag = (self.stand.store.game_id, self.stand.store.records)
+        pause, hold = self.quiet(self.stand), game_over(self.stand)
         for seat, worker in self.workers.items():
             try:
                 image = self.render(self.stand, seat, worker.panel)
@@ -289,7 +304,7 @@ class Service:
             except Exception:
                 log.exception("cannot draw seat %s's screen", seat.value)
                 continue
-            worker.show(image, full=full, tag=tag)
+            worker.show(image, full=full, tag=tag, pause=pause, hold=hold)
         self.stand.full_refresh = False
         self._drawn_version = self.stand.version
 

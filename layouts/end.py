@@ -12,7 +12,7 @@ band above them. The card code runs under the grids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -114,6 +114,13 @@ def layout(panel: PanelSpec) -> EndLayout:
     return EndLayout(cell, (first, second), captions, title, reason, score, code)
 
 
+def code_boxes(box: TextBox) -> tuple[TextBox, TextBox]:
+    """The code slot once the key is shown: the card code, then one line for
+    what starts the next game."""
+    code = replace(box, lines=box.lines - 1)
+    return code, replace(box, y=box.y + code.h, lines=1)
+
+
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
     end = view.end
     assert end is not None
@@ -130,10 +137,11 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         draw_text(d, str(end.score), lay.score.number, center=True)
     if end.held:  # the key is held back a few seconds: undo is still possible
         draw_text(d, s["end_hold"]["undo"], lay.code, center=True)
-    elif view.hint is not None:  # a key that does nothing here: what does
-        draw_text(d, s["end_hint"][view.hint], lay.code, center=True)
     else:
-        draw_text(d, f"{s['code']['label']} {end.card_code}", lay.code, center=True)
+        code, after = code_boxes(lay.code)
+        draw_text(d, f"{s['code']['label']} {end.card_code}", code, center=True)
+        # What starts the next game, or what the key just pressed would do.
+        draw_text(d, s["end_hint"][view.hint or "new_game"], after, center=True)
     boxes = {}
     for (x, y), caption, key, side in zip(
         lay.grids, lay.captions, ("me", "partner"), (view.side, end.partner_side), strict=True

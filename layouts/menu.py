@@ -155,7 +155,9 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         if line.mission is not None:
             text = i18n.mission(lang, *line.mission)
         if chosen and view.editing and line.item is MenuItem.MISSION:
-            text = f"{s['menu_value'][view.editing]} {text}"
+            # While T-M is set by hand its numbers are the news, not a name.
+            numbers = line.mission[1] if line.mission is not None else text
+            text = f"{s['menu_value'][view.editing]} {numbers}"
         draw_text(d, text, value, fill=ink)
     hint = "edit" if view.editing else "move"
     draw_text(d, s["menu_hint"][hint], lay.hint, center=True)

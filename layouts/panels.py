@@ -50,7 +50,7 @@ class Style:
     shared_message: bool = False
     end_beside: bool = False
     end_text: int = 0
-    code_lines: int = 1
+    code_lines: int = 2  # the card code, then what starts the next game
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ _STYLES: dict[str, Style] = {
         shared_message=True,
         end_beside=True,
         end_text=84,
-        code_lines=2,
+        code_lines=3,
     ),
     "epd2in9_V2": Style(
         grid=128,
@@ -161,7 +161,7 @@ _PORTRAIT: dict[str, Style] = {
         last_lines=2,
         end_beside=False,
         reason_lines=2,
-        code_lines=2,
+        code_lines=3,
     ),
     "epd2in7_V2": replace(
         _STYLES["epd2in7_V2"],

@@ -321,7 +321,9 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         # announcement when it is news (the touch that brought it), else the last
         # input (later, the headline says who clues).
         lasting = note in ("nothing_left_for_me", "nothing_left_for_partner")
-        if lasting and not urgent and not (view.last is not None and view.last.announced):
+        lasting = lasting and not urgent and not (view.last is not None and view.last.announced)
+        later = note == "next_mission"  # news for later: never instead of the last input
+        if lasting or later:
             note = None
         else:
             last = None

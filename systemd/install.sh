@@ -6,7 +6,11 @@
 #
 # install (run it again to update; it changes only what differs):
 #   /opt/keystand/venv           a venv with keystand and its `pi` extra
-#   /etc/keystand/keystand.toml  the settings, commented defaults (kept if present)
+#   (first, the Debian packages pip needs to build lgpio and spidev, with apt-get)
+#   /etc/keystand/keystand.toml  the settings, commented defaults (kept if present;
+#                                --profile changes only its profile line)
+#   /etc/keystand/NAME.toml      a profile given as a file (--profile my-build.toml):
+#                                a copy the service can read (it cannot see /home)
 #   /etc/sysusers.d/keystand.conf  the `keystand` system user and its groups
 #   /etc/systemd/system/keystand.service, enabled and (re)started
 #   /etc/udev/rules.d/99-keystand-grid.rules  ModemManager leaves the grid alone
@@ -21,6 +25,8 @@
 #             user is made from the sysusers.d file when the image boots (or by
 #             `systemd-sysusers --root DIR`), no service is started, no udev
 #             reload, no doctor. Those are printed as "(--root: not run)".
+#             Use it with --no-venv: a venv made here would have DIR's paths
+#             baked into its scripts; build it inside the image (README.md).
 # --no-venv   leave /opt/keystand/venv as it is (tests, which must not pip
 #             install from the network; image builders who make it in a chroot).
 set -euo pipefail
@@ -136,22 +142,82 @@ write_text() { # write_text DST MODE: stdin into DST
     rm -f "$tmp"
 }
 
+is_path() { case "$1" in */* | *.toml) return 0 ;; *) return 1 ;; esac; }
 profile_file() { # the profile's TOML, to see which buses it needs
-    case "$1" in
-        */* | *.toml) if [ -f "$R$1" ]; then echo "$R$1"; else echo "$1"; fi ;;
-        *) echo "$SRC/hardware/$1.toml" ;;
-    esac
+    if is_path "$1"; then
+        if [ -f "$R$1" ]; then echo "$R$1"; else echo "$1"; fi
+    else
+        echo "$SRC/hardware/$1.toml"
+    fi
+}
+settings_profile() { # the profile line of the settings file, if any
+    [ -f "$CONFIG" ] || return 0
+    sed -n 's/^[[:space:]]*profile[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' "$CONFIG" | head -1
+}
+# The settings file on stdin with its [service] profile set to $1 (the line
+# replaced, or added to [service], or a [service] table added); all else kept.
+set_profile() {
+    awk -v line="profile = \"$1\"" '
+        /^[[:space:]]*\[/ { if (in_service && !done) { print line; done = 1 }
+                             in_service = ($0 ~ /^[[:space:]]*\[service\][[:space:]]*(#.*)?$/) }
+        in_service && !done && /^[[:space:]]*profile[[:space:]]*=/ { print line; done = 1; next }
+        { print }
+        END { if (in_service && !done) print line; else if (!done) print "\n[service]\n" line }'
+}
+
+# Debian packages pip needs for the `pi` extra: PyPI has no aarch64 wheels of
+# lgpio or spidev, so pip compiles them (lgpio through swig, against liblgpio).
+BUILD_DEPS=(python3-venv python3-dev gcc swig liblgpio-dev)
+missing_packages() { # the BUILD_DEPS the tree's dpkg database does not list as installed
+    local admin=$R/var/lib/dpkg pkg
+    for pkg in "${BUILD_DEPS[@]}"; do
+        if [ -f "$admin/status" ] && command -v dpkg-query >/dev/null &&
+            [ "$(dpkg-query --admindir="$admin" -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ]; then
+            continue
+        fi
+        echo "$pkg"
+    done
+}
+build_deps() {
+    local missing
+    mapfile -t missing < <(missing_packages)
+    if [ ${#missing[@]} = 0 ]; then
+        say "build packages are installed (${BUILD_DEPS[*]})"
+        return
+    fi
+    if [ -n "$R" ]; then
+        say "the venv's build needs these packages in the tree (install them there first):"
+    elif ! command -v apt-get >/dev/null; then
+        say "WARNING: no apt-get here; install these (or your system's like) first: ${missing[*]}"
+        return
+    fi
+    live apt-get update -qq || fail "apt-get update failed (above): is the Pi online?"
+    live apt-get install -y --no-install-recommends "${missing[@]}" ||
+        fail "apt-get could not install ${missing[*]} (above); pip needs them to build lgpio and spidev"
 }
 
 # ---- install -----------------------------------------------------------------------
 
 install_all() {
-    if [ -z "$PROFILE" ] && [ -f "$CONFIG" ]; then
-        PROFILE=$(sed -n 's/^[[:space:]]*profile[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' "$CONFIG" | head -1)
+    local pfile needs_i2c=0 needs_serial=0 given=$PROFILE current copy=
+    current=$(settings_profile)
+    if [ -n "$PROFILE" ] && is_path "$PROFILE"; then
+        # The service runs in /run/keystand and cannot see /home: it gets a copy in /etc/keystand.
+        pfile=$PROFILE
+        [ -f "$pfile" ] || [ -z "$R" ] || pfile=$R$PROFILE # the copy already in the tree
+        [ -f "$pfile" ] || fail "--profile $PROFILE: no such file"
+        copy=/etc/keystand/$(basename "$PROFILE" .toml).toml
+        [ "$copy" != /etc/keystand/keystand.toml ] ||
+            fail "--profile $PROFILE: keystand.toml is the settings file's name; rename the profile"
+        [ ! "$pfile" -ef "$R$copy" ] || copy= # given the copy itself: nothing to copy
+        PROFILE=/etc/keystand/$(basename "$PROFILE" .toml).toml
+    else
+        PROFILE=${PROFILE:-${current:-minimal}}
+        pfile=$(profile_file "$PROFILE")
     fi
-    PROFILE=${PROFILE:-minimal}
-    local pfile needs_i2c=0 needs_serial=0
-    pfile=$(profile_file "$PROFILE")
+    if [ -n "$given" ] && [ ! -f "$pfile" ]; then
+        fail "--profile $given: no such profile (shipped: $(cd "$SRC/hardware" && ls -- *.toml | sed 's/\.toml$//' | xargs); or a file's path)"
+    fi
     if [ -f "$pfile" ]; then
         grep -Eiq '^[^#]*(mpr121|i2c)' "$pfile" && needs_i2c=1
         grep -Eiq '^[^#]*(serial|ttyACM)' "$pfile" && needs_serial=1
@@ -161,6 +227,11 @@ install_all() {
     fi
     say "profile $PROFILE (I2C: $([ $needs_i2c = 1 ] && echo yes || echo no), serial grid: $([ $needs_serial = 1 ] && echo yes || echo no))"
 
+    if [ "$VENV" = 1 ] || [ -n "$R" ]; then build_deps; fi
+    if [ "$VENV" = 1 ] && [ -n "$R" ]; then
+        say "WARNING: a venv made under --root has $R in its scripts' paths and this"
+        say "         machine's Python: use --no-venv and build it in the image (README.md)"
+    fi
     make_dir "$OPT" 0755
     if [ "$VENV" = 1 ]; then
         command -v python3 >/dev/null || fail "python3 is missing: sudo apt install python3-venv"
@@ -184,7 +255,11 @@ install_all() {
     put "$SRC/README.md" "$OPT/README.md" 0644
 
     make_dir "$ETC" 0755
-    if [ -f "$CONFIG" ]; then
+    [ -z "$copy" ] || put "$pfile" "$R$copy" 0644
+    if [ -f "$CONFIG" ] && [ -n "$given" ] && [ "$PROFILE" != "$current" ]; then
+        say "profile ${current:-(none)} -> $PROFILE in $CONFIG (your other settings kept)"
+        write_text "$CONFIG" 0644 < <(set_profile "$PROFILE" <"$CONFIG")
+    elif [ -f "$CONFIG" ]; then
         echo "  (kept) $CONFIG"
     else
         write_text "$CONFIG" 0644 < <(sed "s|^profile = .*|profile = \"$PROFILE\"|" "$SRC/systemd/keystand.toml")
@@ -232,7 +307,7 @@ run_doctor() {
         echo "  (--root: not run) ${doctor[*]}"
         return
     elif [ "$DRY" = 1 ]; then
-        echo "  ${doctor[*]} --profile $PROFILE"
+        echo "  ${doctor[*]} --config /etc/keystand/keystand.toml"
         return
     elif ! "$keystand" doctor --help >/dev/null 2>&1; then
         say "note: this keystand has no 'doctor' command yet; skipped"

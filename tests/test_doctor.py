@@ -291,7 +291,8 @@ def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_pat
     assert [c.name for c in checks] == ["profile", "vendor package", "machine"]
     assert (
         str(checks[-1])
-        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only"
+        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only (on a "
+        "desktop, `make sim` runs the stand; --emulate DIR runs this profile's drivers)"
     )
     code, checks = lines("desktop", off)
     assert code == 0 and [c.name for c in checks] == ["profile", "machine"]
@@ -357,3 +358,34 @@ def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None
     check = find(checks, "panel A")
     assert "cannot claim GPIO17 for RST" in check.detail
     assert check.detail.endswith("no GPIO back end (pip install 'keystand[pi]' brings lgpio)")
+
+
+def test_without_profile_the_settings_files_profile_is_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from keystand import config
+
+    installed = tmp_path / "keystand.toml"
+    monkeypatch.setattr(config, "DEFAULT_PATH", installed)
+    assert doctor.profile_name(None, None) == doctor.DEFAULT_PROFILE  # no file
+    installed.write_text('[service]\nprofile = "touch-serial"\n')
+    assert doctor.profile_name(None, None) == "touch-serial"
+    assert doctor.profile_name("desktop", None) == "desktop"  # the option wins
+    other = tmp_path / "other.toml"
+    other.write_text('[game]\nmission = "9-5"\n')  # names no profile
+    assert doctor.profile_name(None, other) == doctor.DEFAULT_PROFILE
+
+    # Through the command: the file's profile is the one on the report's first line.
+    from keystand.cli import main
+
+    installed.write_text('[service]\nprofile = "desktop"\n')
+    out, err = io.StringIO(), io.StringIO()
+    main(["doctor"], out=out, err=err)
+    first = out.getvalue().splitlines()[0]
+    assert first.startswith("ok   profile: desktop: "), first
+    # A bad settings file: one line naming it, no report.
+    installed.write_text("[service]\nprofile = 7\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["doctor"], out=out, err=err) == 2
+    assert out.getvalue() == "" and len(err.getvalue().splitlines()) == 1
+    assert str(installed) in err.getvalue() and "profile" in err.getvalue()

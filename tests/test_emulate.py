@@ -136,3 +136,31 @@ def test_emulate_mistakes_are_one_line(
     done = keystand("run", *filled, "--script", script, "--state-dir", tmp_path / "st")
     assert done.returncode == 2
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_profiles_reset_wait_reaches_each_panels_hal(tmp_path: Path) -> None:
+    """`[panels] reset_wait` (off by default) is handed to the real driver's HAL,
+    and a game played with it still ends where `play` says, every frame decoded."""
+    from keystand.profile import load
+    from keystand.rules import Seat
+    from keystand.run import Emulation, _panels
+
+    path = tmp_path / "fast-reset.toml"
+    path.write_text(PROFILE.replace("[panels]\n", "[panels]\nreset_wait = 0.02\n", 1))
+    (tmp_path / "probe").mkdir()
+    emulation = Emulation(tmp_path / "probe", {})
+    panels = _panels(load(str(path)), 0, emulation, tmp_path)
+    try:
+        waits = {seat: panel.hal.reset_wait for seat, panel in panels.items()}
+        assert waits == {Seat.A: 0.02, Seat.B: 0.02}
+    finally:
+        emulation.close()
+    done = emulate(tmp_path, path)
+    assert done.returncode == 0, done.stderr
+    for seat in "AB":
+        assert f"seat {seat}: " in done.stderr and "pixel for pixel" in done.stderr
+    ran = json.loads(keystand("state", "--state-dir", tmp_path / "state", "--json").stdout)
+    script = tmp_path / "game.txt"
+    script.write_text(GAME.replace("wait 50\n", ""))
+    played = json.loads(keystand("play", "--card-code", CODE, "--script", script, "--json").stdout)
+    assert ran == {**played, "rejected": []}

@@ -39,12 +39,13 @@ DIRS = {"etc/keystand": 0o755, "opt/keystand": 0o755}
 ENABLED = "etc/systemd/system/multi-user.target.wants/keystand.service"
 
 
-def install(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def install(root: Path, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         ["bash", str(SCRIPT), *args, "--root", str(root)],
         capture_output=True,
         text=True,
         timeout=120,
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done
@@ -222,3 +223,111 @@ def test_bad_arguments_get_one_line(tmp_path: Path) -> None:
         done = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True)
         assert done.returncode != 0
         assert says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def _members(root: Path) -> list[str]:
+    users = (root / "etc/sysusers.d/keystand.conf").read_text().splitlines()
+    return [u.split()[-1] for u in users if u.startswith("m ")]
+
+
+def test_a_given_profile_changes_only_the_profile_line_and_the_groups(system: Path) -> None:
+    install(system, "--no-venv", "--profile", "touch-mpr121")
+    settings = system / "etc/keystand/keystand.toml"
+    settings.write_text(settings.read_text().replace('# mission = "9-9"', 'mission = "9-5"'))
+    assert _members(system) == ["gpio", "spi", "i2c"]
+
+    done = install(system, "--no-venv", "--profile", "minimal")
+    assert "profile touch-mpr121 -> minimal" in done.stdout
+    assert config.load(settings).get("service", "profile") == "minimal"
+    assert config.load(settings).get("game", "mission") == "9-5"  # the user's edit stays
+    assert _members(system) == ["gpio", "spi"]
+
+    # Without --profile the settings file's is the build's (its groups, doctor's).
+    settings.write_text(settings.read_text().replace('"minimal"', '"touch-serial"'))
+    done = install(system, "--no-venv")
+    assert f"(kept) {settings}" in done.stdout and "profile touch-serial " in done.stdout
+    assert _members(system) == ["gpio", "spi", "dialout"]
+
+
+def test_a_profile_line_is_added_where_the_settings_file_has_none(system: Path) -> None:
+    install(system, "--no-venv")
+    settings = system / "etc/keystand/keystand.toml"
+    for text in ('[game]\nmission = "9-5"\n', '[service]\n\n[game]\nmission = "9-5"\n'):
+        settings.write_text(text)
+        install(system, "--no-venv", "--profile", "touch-serial")
+        assert config.load(settings).get("service", "profile") == "touch-serial", text
+        assert config.load(settings).get("game", "mission") == "9-5", text
+
+
+def test_a_profile_file_is_copied_where_the_service_can_read_it(
+    system: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home" / "pi"
+    home.mkdir(parents=True)
+    (home / "my-build.toml").write_text('[input]\nkinds = ["keys", "mpr121"]\n')
+    done = install(system, "--no-venv", "--profile", "my-build.toml", cwd=home)
+    copy = system / "etc/keystand/my-build.toml"
+    assert copy.read_bytes() == (home / "my-build.toml").read_bytes()
+    assert copy.stat().st_mode & 0o7777 == 0o644
+    settings = system / "etc/keystand/keystand.toml"
+    assert config.load(settings).get("service", "profile") == "/etc/keystand/my-build.toml"
+    assert _members(system) == ["gpio", "spi", "i2c"]
+    assert "profile /etc/keystand/my-build.toml" in done.stdout
+
+    # Run again without --profile (an update): the copy in the tree is the build's.
+    first = tree(system)
+    install(system, "--no-venv")
+    assert tree(system) == first
+    # An edited profile file given again is copied again.
+    (home / "my-build.toml").write_text('[input]\nkinds = ["keys", "serial"]\n')
+    install(system, "--no-venv", "--profile", str(home / "my-build.toml"))
+    assert copy.read_bytes() == (home / "my-build.toml").read_bytes()
+    assert _members(system) == ["gpio", "spi", "dialout"]
+
+    install(system, "uninstall")  # configuration, like keystand.toml: uninstall removes it
+    assert not copy.exists() and not settings.exists()
+
+
+def test_a_profile_that_is_not_there_is_refused_in_one_line(system: Path) -> None:
+    for given, says in (
+        ("nonesuch", "--profile nonesuch: no such profile (shipped: desktop minimal"),
+        ("gone.toml", "--profile gone.toml: no such file"),
+    ):
+        done = subprocess.run(
+            ["bash", str(SCRIPT), "--no-venv", "--root", str(system), "--profile", given],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode != 0
+        assert says in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert not (system / "etc/keystand").exists()
+
+
+@pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="dpkg-query: not a Debian system")
+def test_the_packages_pip_builds_with_are_named_if_missing(system: Path) -> None:
+    needed = ["python3-venv", "python3-dev", "gcc", "swig", "liblgpio-dev"]
+    line = "  (--root: not run) apt-get install -y --no-install-recommends "
+    done = install(system, "--no-venv")
+    assert line + " ".join(needed) in done.stdout.splitlines()
+
+    # An image with some of them: dpkg's database in the tree says which.
+    dpkg = system / "var/lib/dpkg"
+    dpkg.mkdir(parents=True)
+    (dpkg / "status").write_text(
+        "".join(
+            f"Package: {name}\nStatus: install ok installed\nArchitecture: arm64\n"
+            "Version: 1\nMaintainer: x\nDescription: x\n\n"
+            for name in ("python3-venv", "gcc", "swig")
+        )
+    )
+    done = install(system, "--no-venv")
+    assert line + "python3-dev liblgpio-dev" in done.stdout.splitlines()
+    (dpkg / "status").write_text(
+        "".join(
+            f"Package: {name}\nStatus: install ok installed\nArchitecture: arm64\n"
+            "Version: 1\nMaintainer: x\nDescription: x\n\n"
+            for name in needed
+        )
+    )
+    done = install(system, "--no-venv")
+    assert "apt-get" not in done.stdout and "build packages are installed" in done.stdout

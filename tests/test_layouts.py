@@ -817,3 +817,49 @@ def test_a_refusal_never_hides_a_fault_that_stops_input(model: str, fault: str):
     fault_only = render(view(**{fault: True}), spec)
     assert same(with_refusal.crop(box), fault_only.crop(box))
     assert black_bbox(fault_only.crop(lay.last.box)) is not None
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_end_screen_has_the_code_and_the_next_step_each_in_its_lines(model, rotation):
+    """Once the key is shown, the code slot holds the card code and, on its own
+    line, what starts the next game (or what a key pressed would do)."""
+    code_box, after = end_screen.code_boxes(end_screen.layout(panel(model, rotation)).code)
+    for lang in languages():
+        s = strings(lang)
+        code = f"{s['code']['label']} {WORST_CODE}"
+        assert fits(code, code_box), f"{lang} {code!r} in {code_box}"
+        for key, text in s["end_hint"].items():
+            assert fits(text, after), f"{lang} end_hint.{key} {text!r} in {after.w}px"
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_next_games_mission_never_hides_the_last_input(model):
+    """Chosen mid-game, the next mission is news for later: where the last input
+    and the notes share one box, the last input keeps it."""
+    p = panel(model, 90)
+    found = Last(LastKind.AGENT, Who.ME, 7)
+    plain = render(view(last=found), p, "en").tobytes()
+    noted = render(view(last=found, next_mission=MissionLabel("cairo", "9-5")), p, "en").tobytes()
+    alone = render(view(next_mission=MissionLabel("cairo", "9-5")), p, "en").tobytes()
+    assert alone != render(view(), p, "en").tobytes()  # with nothing else to say, it shows
+    if play_screen.layout(p).shared:
+        assert noted == plain
+    else:
+        assert noted != plain  # its own box: both show
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_a_mission_set_by_hand_shows_its_numbers_whole(model, rotation):
+    """Editing T-M starts from the mission chosen, perhaps a named one: the value
+    reads "turns 6-6", not "turns Singapore" cut off."""
+    p = panel(model, rotation)
+    index = list(MenuItem).index(MenuItem.MISSION)
+
+    def menu(mission: tuple[str | None, str]) -> bytes:
+        lines = tuple(
+            MenuLine(item, mission=mission if item is MenuItem.MISSION else None)
+            for item in MenuItem
+        )
+        return render(MenuView(lines, index, "turns"), p, "ru").tobytes()
+
+    assert menu(("singapore", "6-6")) == menu((None, "6-6"))

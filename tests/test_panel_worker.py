@@ -95,39 +95,100 @@ def test_a_wanted_full_refresh_survives_being_replaced() -> None:
     assert [f.refresh for f in panel.frames] == [Refresh.FULL, Refresh.FULL]
 
 
-def test_policy_partial_then_fast_after_max_partials() -> None:
+def test_policy_frames_stay_partial_and_the_clearing_waits_for_a_quiet_moment() -> None:
+    policy = RefreshPolicy(max_partials=4, quiet_after=8.0)
+    kinds = [policy.decide(full=False, asleep=False, first=i == 0) for i in range(8)]
+    # Every frame after the first is partial, past the budget of 4 too (rule 4's
+    # ceiling is 8): no frame that carries a result gets a flashing refresh.
+    assert kinds == [Refresh.FULL] + [Refresh.PARTIAL] * 7
+    assert policy.overrun == 3
+    assert policy.clearing(idle_for=7.9, pause=False) is None  # not quiet long enough
+    assert policy.clearing_in(7.9) == pytest.approx(0.1)
+    assert policy.clearing(idle_for=8.0, pause=False) is Refresh.FAST
+    assert policy.decide(full=False, asleep=False, first=False) is Refresh.PARTIAL
+    # At the ceiling the frame itself clears (ghosting that deep is worse than a wait).
+    assert policy.partials == policy.ceiling == 8
+    assert policy.decide(full=False, asleep=False, first=False) is Refresh.FAST
+    assert policy.partials == 0
+
+
+def test_policy_clears_at_a_pause_once_half_the_budget_is_spent() -> None:
+    policy = RefreshPolicy(max_partials=5)
+    policy.decide(full=True, asleep=False, first=True)
+    for _ in range(2):
+        policy.decide(full=False, asleep=False, first=False)
+    assert policy.clearing(idle_for=0.0, pause=True) is None  # 2 of 5: the next turn fits
+    assert policy.clearing_in(0.0) is None
+    policy.decide(full=False, asleep=False, first=False)
+    assert policy.clearing(idle_for=0.0, pause=True) is Refresh.FAST  # 3 of 5
+    # The game is over: the end screen's full refresh comes next, no clearing first.
+    assert policy.clearing(idle_for=99.0, pause=True, hold=True) is None
+    # ... and none by time either: a worker waiting `clearing_in` must find it due.
+    for _ in range(3):
+        policy.decide(full=False, asleep=False, first=False)
+    assert policy.clearing_in(99.0, hold=True) is None
+    assert policy.clearing_in(99.0) == 0.0
+    assert policy.clearing(idle_for=99.0, pause=False) is Refresh.FAST
+    policy.done(Refresh.FAST)
+    assert policy.partials == 0 and policy.clearing(idle_for=99.0, pause=True) is None
+
+
+def test_policy_full_refreshes_and_its_checks() -> None:
     policy = RefreshPolicy(max_partials=3)
-    kinds = [policy.decide(full=False, asleep=False, first=i == 0) for i in range(9)]
-    assert kinds == [
-        Refresh.FULL,
-        Refresh.PARTIAL,
-        Refresh.PARTIAL,
-        Refresh.PARTIAL,
-        Refresh.FAST,
-        Refresh.PARTIAL,
-        Refresh.PARTIAL,
-        Refresh.PARTIAL,
-        Refresh.FAST,
-    ]
     assert policy.decide(full=True, asleep=False, first=False) is Refresh.FULL
     assert RefreshPolicy(full_after_wake=True).decide(full=False, asleep=True, first=False) is (
         Refresh.FULL
     )
+    no_partials = RefreshPolicy(max_partials=0)
+    assert [no_partials.decide(full=False, asleep=False, first=False) for _ in range(3)] == [
+        Refresh.FAST
+    ] * 3
     with pytest.raises(ValueError, match="max_partials -1"):
         RefreshPolicy(max_partials=-1)
+    with pytest.raises(ValueError, match="quiet_after 0"):
+        RefreshPolicy(quiet_after=0)
 
 
 def test_refresh_counts_of_a_sequence_are_deterministic() -> None:
     panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
     worker = PanelWorker(panel, name="A", policy=RefreshPolicy(max_partials=4)).start()
     for n in range(12):
-        worker.show(frame(n, (250, 122)), full=n == 0)
+        worker.show(frame(n, (250, 122)), full=n == 0, pause=n in (3, 9))
         assert worker.wait_idle(WAIT)
     worker.show(frame(11, (250, 122)))  # the same picture again: no refresh
     assert worker.wait_idle(WAIT)
     worker.stop(WAIT)
-    assert panel.counts == {Refresh.FULL: 1, Refresh.FAST: 2, Refresh.PARTIAL: 9}
-    assert worker.skipped == 1
+    # Cleared at the pauses after frames 3 (3 partials) and 9 (6 partials); the
+    # clearing redraws the picture already shown, so each frame is drawn once.
+    assert panel.counts == {Refresh.FULL: 1, Refresh.FAST: 2, Refresh.PARTIAL: 11}
+    assert [f.refresh for f in panel.frames][3:5] == [Refresh.PARTIAL, Refresh.FAST]
+    assert panel.frames[4].upright.tobytes() == frame(3, (250, 122)).tobytes()
+    assert worker.skipped == 1 and worker.cleared == 2
+
+
+def test_a_quiet_panel_is_cleared_once_the_budget_is_spent() -> None:
+    """Rule 3b on the worker's own clock: once the budget is spent, a panel with no
+    new frame for `quiet_after` seconds is cleared, without a pause said."""
+    now = [0.0]
+    panel = SimPanel("epd2in9_V2", rotation=90, speed=0)
+    policy = RefreshPolicy(max_partials=2, quiet_after=5.0)
+    worker = PanelWorker(panel, name="A", policy=policy, clock=lambda: now[0]).start()
+    for n in range(3):
+        worker.show(frame(n, (296, 128)), full=n == 0)
+        assert worker.wait_idle(WAIT)
+    assert worker.cleared == 0
+    now[0] = 5.0
+    with worker._cond:  # wake the worker as its timed wait would
+        worker._cond.notify_all()
+    assert wait_until(lambda: worker.cleared == 1)
+    assert worker.wait_idle(WAIT)
+    worker.stop(WAIT)
+    assert [f.refresh for f in panel.frames] == [
+        Refresh.FULL,
+        Refresh.PARTIAL,
+        Refresh.PARTIAL,
+        Refresh.FAST,
+    ]
 
 
 def test_a_failing_panel_is_retried_and_the_worker_lives_on() -> None:

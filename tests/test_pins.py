@@ -44,6 +44,12 @@ def test_profile_check_takes_the_files_in_hardware_by_path() -> None:
     assert len(done.stdout.splitlines()) == len(files)
 
 
+def test_profile_check_takes_profile_as_run_and_doctor_do() -> None:
+    code, lines, _ = profile_check("desktop", "--profile", "minimal")
+    assert code == 0
+    assert [line.split(":")[0] for line in lines] == ["desktop", "minimal"]
+
+
 def test_the_minimal_build_wires_what_its_readme_says() -> None:
     plan = {use.what: use.pin for use in pins.check(load("minimal"))}
     assert plan["seat A panel rst"] == 17 and plan["seat A panel dc"] == 25

@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from keystand import screens
 from keystand.drivers.display import Refresh, SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.panel_worker import RefreshPolicy
 from keystand.rules import Seat, Status, generate
 from keystand.service import Service
 from keystand.stand import Stand
@@ -162,5 +163,48 @@ def test_the_end_screen_and_a_new_game_get_full_refreshes(tmp_path: Path) -> Non
         assert service.drain(WAIT)
         for worker in service.workers.values():
             assert worker.panel.frames[-1].refresh is Refresh.FULL
+    finally:
+        service.shutdown(WAIT)
+
+
+def test_the_ghosting_is_cleared_when_a_turn_ends_not_while_guessing(tmp_path: Path) -> None:
+    """With a budget of 2, the clue and two good guesses spend it; the clearing
+    waits for the pass that ends the turn (a clue is then awaited), and every
+    touch's own frame is a partial refresh."""
+    cards = iter(range(9, 1000))
+    stand = Stand(Store(tmp_path), new_card=lambda: generate(next(cards)))
+    stand.boot()
+    panels = {seat: SimPanel("epd2in7_V2", rotation=90, speed=0, keep=100) for seat in Seat}
+    service = Service(
+        stand,
+        panels,
+        render=screens.render,
+        blank=screens.blank,
+        policy=lambda: RefreshPolicy(max_partials=2),
+        idle_sleep=3600,
+    )
+    service.start_workers()
+    try:
+        service.redraw()
+        assert service.drain(WAIT)
+        agents = sorted(stand.state.card.agents(Seat.A))
+        for event in (Act("clue", "A"), Touch(*divmod(agents[0], 5))):
+            service.step(event)
+            assert service.drain(WAIT)
+        service.step(Touch(*divmod(agents[1], 5)))  # the budget is spent: no clearing yet
+        assert service.drain(WAIT)
+        assert all(w.cleared == 0 for w in service.workers.values())
+        service.step(Act("pass", "B"))  # the turn ends: a clue is awaited
+        assert service.drain(WAIT)
+        for worker in service.workers.values():
+            assert worker.cleared == 1
+            assert [f.refresh for f in worker.panel.frames] == [
+                Refresh.FULL,  # the new game
+                Refresh.PARTIAL,  # the clue
+                Refresh.PARTIAL,  # a touch
+                Refresh.PARTIAL,  # a touch, the budget spent
+                Refresh.PARTIAL,  # the pass
+                Refresh.FAST,  # the clearing, in the pause
+            ]
     finally:
         service.shutdown(WAIT)

@@ -290,3 +290,56 @@ def test_no_gpio_access_is_a_panel_error_naming_the_pin(monkeypatch) -> None:
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     with pytest.raises(PanelGpioError, match=r"seat A \(epd2in7_V2\): cannot claim GPIO17 for RST"):
         PanelHal("A", "epd2in7_V2", HAT, RecordingSpi())
+
+
+def vendor_reset(hal) -> None:
+    """The 2.7" V2's reset, as its display_Partial does it before every partial."""
+    hal.digital_write(hal.RST_PIN, 1)
+    hal.delay_ms(200)
+    hal.digital_write(hal.RST_PIN, 0)
+    hal.delay_ms(2)
+    hal.digital_write(hal.RST_PIN, 1)
+    hal.delay_ms(200)
+
+
+def test_the_reset_waits_are_the_vendors_unless_shortened(factory) -> None:
+    waits: list[float] = []
+    hal = PanelHal("A", "epd2in7_V2", HAT, RecordingSpi(), pin_factory=factory, delay=waits.append)
+    hal.module_init()
+    vendor_reset(hal)
+    send_command(hal, 0x3C)
+    assert waits == [0.2, 0.002, 0.2]
+    hal.close()
+
+
+def test_a_shortened_reset_waits_for_busy_before_the_next_byte(factory) -> None:
+    waits: list[float] = []
+    spi = RecordingSpi()
+    hal = PanelHal(
+        "A",
+        "epd2in7_V2",
+        HAT,
+        spi,
+        pin_factory=factory,
+        delay=waits.append,
+        reset_wait=0.02,
+        busy_timeout=0.05,
+    )
+    hal.module_init()
+    vendor_reset(hal)
+    assert waits == [0.02, 0.002, 0.02]
+    factory.pin(HAT.busy).drive_high()  # the controller still busy after the reset
+    with pytest.raises(PanelBusyStuck, match="BUSY on GPIO24 stayed high"):
+        send_command(hal, 0x3C)
+    assert spi.writes == []  # nothing sent to a controller that is not ready
+    factory.pin(HAT.busy).drive_low()
+    vendor_reset(hal)
+    send_command(hal, 0x3C)
+    assert spi.writes == [b"\x3c"]
+    send_command(hal, 0x44)  # only the first byte after a reset waits
+    delay_after = len(waits)
+    hal.delay_ms(200)  # a wait that is not part of a reset is the vendor's
+    assert waits[delay_after:] == [0.2]
+    with pytest.raises(ValueError, match="reset_wait 0"):
+        PanelHal("B", "epd2in7_V2", SECOND, RecordingSpi(), pin_factory=factory, reset_wait=0)
+    hal.close()

@@ -26,7 +26,7 @@ from typing import IO, TYPE_CHECKING, Any
 from PIL import Image, ImageChops
 
 from .base import MODELS, PanelModel, Refresh
-from .hal import Wiring
+from .hal import PanelHal, Wiring
 from .timing import TIMINGS, Timing
 from .waveshare import WavesharePanel
 
@@ -535,6 +535,8 @@ def emulated_waveshare(
     rise_timeout: float = 0.5,
     keep: int = 100,
     record: bool = True,
+    hal_class: type[PanelHal] = PanelHal,
+    reset_wait: float | None = None,
 ) -> tuple[WavesharePanel, EmulatedPanel]:
     """A real `WavesharePanel` (vendor code, HAL) over an emulated panel."""
     hardware = EmulatedPanel(
@@ -558,6 +560,8 @@ def emulated_waveshare(
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=ScaledSleep(speed),
+            hal_class=hal_class,
+            reset_wait=reset_wait,
         )
     except BaseException:
         hardware.close()

@@ -12,7 +12,11 @@ What it adds to the vendor's behaviour:
   one write of its own (the protocol's floor);
 - a BUSY wait that ends: `PanelBusyStuck` after `busy_timeout` seconds;
 - a refresh command (0x20, master activation) that BUSY never answers means no
-  controller is listening: `PanelUnplugged`.
+  controller is listening: `PanelUnplugged`;
+- opt-in (`reset_wait`): shorter waits around a hardware reset, then a wait for
+  BUSY low before the next byte. The 2.7" V2's partial refresh resets the
+  controller each time and waits 402 ms doing so; the 2.13" V4, on the same
+  SSD1680 controller, waits 42 ms. Not the default until checked on a panel.
 """
 
 from __future__ import annotations
@@ -220,11 +224,16 @@ class PanelHal:
         busy_timeout: float = 30.0,
         rise_timeout: float = 0.5,
         delay: Callable[[float], None] = time.sleep,
+        reset_wait: float | None = None,
     ) -> None:
         if busy_timeout <= 0 or rise_timeout <= 0:
             raise ValueError(
                 f"busy_timeout {busy_timeout!r}, rise_timeout {rise_timeout!r}: expected > 0"
             )
+        if reset_wait is not None and not 0 < reset_wait <= 1:
+            raise ValueError(f"reset_wait {reset_wait!r}: expected 0 < seconds <= 1, or None")
+        self.reset_wait = reset_wait
+        self._in_reset = False  # RST was written and no byte has gone out since
         self.seat, self.model, self.wiring = seat, model, wiring
         self.busy_timeout, self.rise_timeout = busy_timeout, rise_timeout
         self.counts = HalCounts()
@@ -320,6 +329,7 @@ class PanelHal:
             self.flush()
             self._rst.value = level
             self.counts.gpio_writes += 1
+            self._in_reset = self.reset_wait is not None
         elif self._pwr is not None and pin == self.PWR_PIN:
             self.flush()
             self._pwr.value = level
@@ -350,8 +360,11 @@ class PanelHal:
 
     def delay_ms(self, delaytime: float) -> None:
         self.flush()
-        self.counts.delays += delaytime / 1000
-        self._delay(delaytime / 1000)
+        seconds = delaytime / 1000
+        if self._in_reset and self.reset_wait is not None:
+            seconds = min(seconds, self.reset_wait)
+        self.counts.delays += seconds
+        self._delay(seconds)
 
     def spi_writebyte(self, data: Iterable[int]) -> None:
         self.counts.vendor_calls += 1
@@ -441,6 +454,10 @@ class PanelHal:
             self._write(bytes((byte,)), "command")
 
     def _write(self, data: bytes, kind: str) -> None:
+        if self._in_reset:  # a shortened reset: the controller says when it is ready
+            self._in_reset = False
+            if not self._busy.wait_for_inactive(timeout=self.busy_timeout):
+                raise PanelBusyStuck(self.seat, self.model, self.BUSY_PIN, self.busy_timeout)
         if not self._open:
             raise PanelBusError(
                 f"seat {self.seat} ({self.model}): SPI write before module_init "
@@ -460,6 +477,7 @@ class PanelHal:
 
     def _wait_until_idle(self) -> None:
         self.counts.busy_waits += 1
+        self._in_reset = False  # this wait is the one a shortened reset needs
         if self._expect_rise:
             self._expect_rise = False
             rose = self._rose.wait(self.rise_timeout)
@@ -472,3 +490,33 @@ class PanelHal:
                 )
         if not self._busy.wait_for_inactive(timeout=self.busy_timeout):
             raise PanelBusyStuck(self.seat, self.model, self.BUSY_PIN, self.busy_timeout)
+
+
+class StockPathHal(PanelHal):
+    """The traffic of the vendor's own `epdconfig`, for comparison (`bench/`, tests):
+    every `spi_writebyte(2)` call is one SPI write (the 2.7" V2 sends its frame one
+    byte per write), every `digital_write` of RST, DC or PWR a GPIO write, changed
+    or not (the stock HAL ignores CS: spidev drives it). Same pins, same checks."""
+
+    def digital_write(self, pin: int, value: int) -> None:
+        level = bool(value)
+        if pin == self.CS_PIN:
+            return
+        if pin == self.DC_PIN:
+            self._dc_out.value = level
+            self._dc = level
+        elif pin == self.RST_PIN:
+            self._rst.value = level
+        elif self._pwr is not None and pin == self.PWR_PIN:
+            self._pwr.value = level
+        else:
+            super().digital_write(pin, value)  # refuses a pin not this panel's
+            return
+        self.counts.gpio_writes += 1
+
+    def _send(self, data: Iterable[int]) -> None:
+        payload = bytes(data)
+        if not self._dc and MASTER_ACTIVATION in payload:
+            self._rose.clear()
+            self._expect_rise = True
+        self._write(payload, "data" if self._dc else "command")

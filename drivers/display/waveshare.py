@@ -223,7 +223,9 @@ class WavesharePanel(Panel):
 
     `wiring` gives its pins and SPI device; `spi` replaces the real `/dev/spidevB.D`
     (the emulator passes its recording device); `delay` waits the vendor's fixed
-    delays. `busy_timeout` defaults to four times the model's full refresh + 5 s.
+    delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic;
+    `reset_wait` shortens the waits around a hardware reset (see `hal`).
+    `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
 
     def __init__(
@@ -238,6 +240,8 @@ class WavesharePanel(Panel):
         busy_timeout: float | None = None,
         rise_timeout: float = 0.5,
         delay: Callable[[float], None] = time.sleep,
+        hal_class: type[PanelHal] = PanelHal,
+        reset_wait: float | None = None,
     ) -> None:
         super().__init__(model_name, rotation=rotation)
         self.seat = seat
@@ -245,7 +249,7 @@ class WavesharePanel(Panel):
         vendor_file(self.model.name)  # refuse a missing vendor before claiming pins
         if busy_timeout is None:
             busy_timeout = 4 * TIMINGS[self.model.name].full + 5
-        self.hal = PanelHal(
+        self.hal = hal_class(
             seat,
             self.model.name,
             wiring,
@@ -254,6 +258,7 @@ class WavesharePanel(Panel):
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=delay,
+            reset_wait=reset_wait,
         )
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)

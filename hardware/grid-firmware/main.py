@@ -4,8 +4,14 @@ chips on I2C0 (GP4 SDA, GP5 SCL), the host on the USB serial port.
 Everything that decides anything is in gridproto.py and gridsense.py; this
 file only wires them to the board: the I2C bus, the USB serial streams, the
 clock, the watchdog and the LED. Edit LAYOUT for the mat you built.
+
+Maintenance: a started watchdog cannot be stopped, so Ctrl-C would leave the
+board to reset within 2 s. A file named `maintenance` on the board, or GP22
+(pin 29) held to GND at power-up, skips the loop and the watchdog and leaves
+the MicroPython prompt to mpremote (README.md, "Updating").
 """
 
+import os
 import select
 import sys
 import time
@@ -21,6 +27,16 @@ INTERVAL_MS = 10  # one sensing pass
 # ELE5-9 columns), or one pad per cell over three chips, for example
 # Pads({0x5A: list(range(12)), 0x5B: list(range(12, 24)), 0x5C: [24]}).
 LAYOUT = Strips(0x5A, rows=(0, 1, 2, 3, 4), cols=(5, 6, 7, 8, 9))
+
+MAINTENANCE_FILE = "maintenance"
+MAINTENANCE_PIN = 22  # GP22, physical pin 29; pin 28 beside it is a GND
+
+
+def maintenance() -> bool:
+    """A `maintenance` file in the board's working folder, or GP22 held low."""
+    if MAINTENANCE_FILE in os.listdir():
+        return True
+    return machine.Pin(MAINTENANCE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
 def main() -> None:
@@ -53,4 +69,7 @@ def main() -> None:
         time.sleep_ms(INTERVAL_MS)
 
 
-main()
+if maintenance():
+    print("keystand grid: maintenance (no watchdog, no sensing); remove 'maintenance', reset")
+else:
+    main()

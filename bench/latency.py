@@ -1,0 +1,192 @@
+"""Touch to visible on both panels, our way and the naive way, in one run.
+
+A session of recorded games is played through the real stand (rules, journal
+with fsync, views, render) and two real panels (vendor code over our HAL, or
+over the vendor's stock path for the naive way) on counting SPI devices: that
+is our software time, in wall time, per touch. Every frame handed to a panel
+is noted with its moment, and the panel time and queueing come from the
+virtual clock (`keystand.panel_clock`): the worker's policy, or the naive loop,
+with each refresh's busy seconds from `panels.seconds`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from games import Step
+from gpiozero.pins.mock import MockFactory
+from panels import counting_panels
+
+from keystand import screens
+from keystand.drivers.display import Refresh
+from keystand.drivers.display.hal import PanelHal, StockPathHal
+from keystand.drivers.inputs import Touch
+from keystand.panel_clock import Handover, Timeline, naive, simulate
+from keystand.panel_worker import RefreshPolicy
+from keystand.rules import Seat, generate
+from keystand.service import awaiting_clue, game_over
+from keystand.stand import Stand
+from keystand.store import Store
+
+TICK = 0.5  # the service's tick (the end screen's reveal, refusals going away)
+
+
+@dataclass
+class TouchRecord:
+    at: float
+    frames: dict[Seat, int]  # the frame each seat's panel got for it
+    change: int  # its index among the changes (the naive loop draws each change)
+    software: float  # wall seconds: input to both frames prepared for the SPI bus
+    burst_end: bool
+
+
+@dataclass
+class Played:
+    handovers: dict[Seat, list[Handover]] = field(default_factory=lambda: {s: [] for s in Seat})
+    changes: list[Handover] = field(default_factory=list)
+    touches: list[TouchRecord] = field(default_factory=list)
+    render: list[float] = field(default_factory=list)  # wall seconds per seat's frame
+    games: int = 0
+
+
+def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -> Played:
+    """Play `steps` (a session of `games` games from `seed`) on two panels of `model`.
+    `stock`: the naive way (a full refresh of each panel in turn, stock HAL)."""
+    factory = MockFactory()
+    hals = StockPathHal if stock else PanelHal
+    panels = dict(zip(Seat, counting_panels(model, factory, hals), strict=True))
+    cards = (generate(seed + n) for n in itertools.count())
+    played = Played(games=games)
+    policies = {seat: RefreshPolicy() for seat in Seat}
+    last: dict[Seat, bytes | None] = {seat: None for seat in Seat}
+    drawn = [-1]
+
+    def emit(at: float, touch: bool) -> dict[Seat, int]:
+        if stand.version == drawn[0]:
+            return {}
+        drawn[0] = stand.version
+        full, pause, hold = stand.full_refresh, awaiting_clue(stand), game_over(stand)
+        frames: dict[Seat, int] = {}
+        for seat, panel in panels.items():
+            started = time.perf_counter()
+            image = screens.render(stand, seat, panel)
+            played.render.append(time.perf_counter() - started)
+            raw = image.tobytes()
+            if raw == last[seat] and not full:
+                continue  # the worker skips a frame the panel already shows
+            first = last[seat] is None
+            kind = (
+                Refresh.FULL
+                if stock
+                else policies[seat].decide(full=full, asleep=False, first=first)
+            )
+            panel.display(image, kind)
+            last[seat] = raw
+            frames[seat] = len(played.handovers[seat])
+            played.handovers[seat].append(
+                Handover(at, full=full, pause=pause, hold=hold, touch=touch)
+            )
+        stand.full_refresh = False
+        if frames:
+            played.changes.append(Handover(at, full=full, touch=touch))
+        return frames
+
+    with tempfile.TemporaryDirectory() as state_dir:
+        stand = Stand(Store(Path(state_dir)), new_card=lambda: next(cards))
+        stand.boot()
+        emit(0.0, False)
+        tick = TICK
+        for step in steps:
+            while tick < step.at:
+                if stand.tick(tick):
+                    emit(tick, False)
+                tick += TICK
+            if step.deal:
+                stand.new_game()
+                emit(step.at, False)
+                continue
+            assert step.event is not None
+            started = time.perf_counter()
+            stand.handle(step.event, step.at)
+            frames = emit(step.at, isinstance(step.event, Touch))
+            software = time.perf_counter() - started
+            if isinstance(step.event, Touch) and frames:
+                played.touches.append(
+                    TouchRecord(step.at, frames, len(played.changes) - 1, software, step.burst_end)
+                )
+        end = tick + stand.settings.reveal_delay + 2 * TICK
+        while tick < end:  # the last game's end screen
+            if stand.tick(tick):
+                emit(tick, False)
+            tick += TICK
+        stand.store.close()
+    for panel in panels.values():
+        panel.close()
+    factory.reset()
+    return played
+
+
+@dataclass
+class Latency:
+    """Per touch: seconds on the virtual clock, software seconds, their sum."""
+
+    panel: list[float]
+    software: list[float]
+    behind: int  # touches whose result waited behind a full, fast or clearing refresh
+    behind_clearing: int
+    burst_last: list[float]
+    timelines: dict[Seat, Timeline] | Timeline
+
+    @property
+    def total(self) -> list[float]:
+        return [p + s for p, s in zip(self.panel, self.software, strict=True)]
+
+
+def ours(played: Played, cost: dict[Refresh, float], max_partials: int) -> Latency:
+    timelines = {
+        seat: simulate(hand, RefreshPolicy(max_partials=max_partials), cost)
+        for seat, hand in played.handovers.items()
+    }
+    panel, behind, clearing, burst = [], 0, 0, []
+    for touch in played.touches:
+        wait = max(timelines[s].visible[i] - touch.at for s, i in touch.frames.items())
+        panel.append(wait)
+        waited = [d for s, i in touch.frames.items() for d in timelines[s].behind[i]]
+        behind += bool(waited)
+        clearing += any(d.frame is None for d in waited)
+        if touch.burst_end:
+            burst.append(wait + touch.software)
+    software = [t.software for t in played.touches]
+    return Latency(panel, software, behind, clearing, burst, timelines)
+
+
+def the_naive_way(played: Played, cost: dict[Refresh, float]) -> tuple[Latency, list[float]]:
+    """The naive way on the same touches: as played (each change waits for the ones
+    queued before it) and, second, each touch as if the panels were idle when it
+    came (its own full refreshes only: the best the naive way can do)."""
+    timeline = naive(played.changes, cost)
+    panel = [timeline.visible[t.change] - t.at for t in played.touches]
+    software = [t.software for t in played.touches]
+    burst = [p + t.software for p, t in zip(panel, played.touches, strict=True) if t.burst_end]
+    own: dict[int, list[float]] = {}
+    for d in timeline.drawn:
+        if d.frame is not None:
+            own.setdefault(d.frame, []).append(d.end - d.start)
+    idle = [sum(own[t.change]) + t.software for t in played.touches]
+    return Latency(panel, software, len(panel), 0, burst, timeline), idle
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def p99(values: list[float]) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]

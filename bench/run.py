@@ -1,0 +1,262 @@
+"""`make bench`: every figure in one run, written to BENCHMARKS.md and bench/results.json.
+
+    .venv/bin/python bench/run.py [--games 20] [--burst-games 10] [--tiny]
+                                  [--markdown BENCHMARKS.md] [--json bench/results.json]
+
+Touch to visible per panel model (our policy and the naive way, on recorded
+games at table pace and in bursts), SPI and GPIO writes per frame (our HAL and
+the vendor's stock path), refreshes per game, render time, cold start, import
+time, peak memory, and an estimate for a Raspberry Pi Zero 2 W. `--tiny` runs
+everything on the smallest input (the tests do, so this script cannot rot).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import games
+import latency
+import panels
+import report
+import startup
+
+from keystand.drivers.display import TIMINGS, Refresh
+from keystand.drivers.display.hal import PanelHal, StockPathHal
+from keystand.drivers.display.timing import ESTIMATED
+from keystand.panel_worker import RefreshPolicy
+from keystand.profile import load as load_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Published: sysbench 1.0.20 `cpu --threads=1` (primes up to 10,000) on a Raspberry
+# Pi 3 Model B+, 687.45 events/s (leoncode.co.uk, "Raspberry Pi CPU Benchmarks").
+# The Zero 2 W has the same Cortex-A53 cores at 1.0 GHz instead of 1.4 GHz.
+PI3BPLUS_EVENTS = 687.45
+ZERO2W_EVENTS = PI3BPLUS_EVENTS * 1.0 / 1.4
+SHORT_RESET = 0.02  # seconds: the 2.13" V4's reset waits, on the same SSD1680
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1e3, 1) if math.isfinite(seconds) else float("nan")
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"median_ms": ms(latency.median(values)), "p99_ms": ms(latency.p99(values))}
+
+
+def per_game(counts: dict[str, int], busy: float, games_played: int) -> dict[str, float]:
+    out: dict[str, float] = {k: round(v / games_played, 2) for k, v in counts.items()}
+    out["busy_s"] = round(busy / games_played, 1)
+    return out
+
+
+def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> dict[str, Any]:
+    ours_cost, stock_cost = (panels.frame_costs(model, hal) for hal in (PanelHal, StockPathHal))
+    busy = panels.seconds(model, ours_cost)
+    naive_busy = panels.seconds(model, stock_cost)
+    table = games.session(args.games, args.seed)
+    bursts = games.session(args.burst_games, args.seed + 1000, burst=True)
+    played = latency.play(model, table, args.games, args.seed, stock=False)
+    naive_played = latency.play(model, table, args.games, args.seed, stock=True)
+    burst_played = latency.play(model, bursts, args.burst_games, args.seed + 1000, stock=False)
+    ours = latency.ours(played, busy, max_partials)
+    naive, naive_idle = latency.the_naive_way(naive_played, naive_busy)
+    burst = latency.ours(burst_played, busy, max_partials)
+    timelines = ours.timelines
+    assert isinstance(timelines, dict)
+    seats = list(timelines.values())
+    counts = {k: sum(t.counts()[k] for t in seats) // len(seats) for k in seats[0].counts()}
+    naive_timeline = naive.timelines
+    assert not isinstance(naive_timeline, dict)
+    naive_counts = {k: v // 2 for k, v in naive_timeline.counts().items()}
+    policy = RefreshPolicy(max_partials=max_partials)
+    runs = [_partial_runs(t) for t in seats]
+    ours_median, naive_median = latency.median(ours.total), latency.median(naive_idle)
+    timing = TIMINGS[model]
+    short = _short_reset(model, played, burst_played, max_partials, ours_cost)
+    return {
+        "short_reset": short,
+        "partial_refresh_ms": ms(timing.partial),
+        "timing_model_ms": {k.value: ms(timing.seconds(k)) for k in Refresh},
+        "timing_model_estimated": sorted(kind for m, kind in ESTIMATED if m == model),
+        "panel_busy_ms": {k.value: ms(v) for k, v in busy.items()},
+        "vendor_delays_ms": {k.value: ms(c.delays) for k, c in ours_cost.items()},
+        "touches": len(ours.total),
+        "touch_to_visible_median_ms": ms(ours_median),
+        "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
+        "panel_and_queue": spread(ours.panel),
+        "software": spread(ours.software),
+        "burst_touches": len(burst.burst_last),
+        "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
+        "burst_last_visible_median_ms": ms(latency.median(burst.burst_last)),
+        "naive_median_ms": ms(naive_median),
+        "naive_p99_ms": ms(latency.p99(naive_idle)),
+        "naive_as_played": spread(naive.total),
+        "naive_software": spread(naive.software),
+        "speedup_vs_naive_median": round(naive_median / ours_median, 1),
+        "spi_writes_full_frame": ours_cost[Refresh.FULL].spi_writes,
+        "vendor_spi_writes_full_frame": stock_cost[Refresh.FULL].spi_writes,
+        "frames": {
+            k.value: {
+                "spi_writes": ours_cost[k].spi_writes,
+                "vendor_spi_writes": stock_cost[k].spi_writes,
+                "gpio_writes": ours_cost[k].gpio_writes,
+                "vendor_gpio_writes": stock_cost[k].gpio_writes,
+                "spi_bytes": ours_cost[k].spi_bytes,
+                "at_protocol_floor": ours_cost[k].at_floor,
+                "vendor_at_protocol_floor": stock_cost[k].at_floor,
+            }
+            for k in panels.KINDS
+        },
+        "per_game": per_game(counts, sum(t.busy() for t in seats) / len(seats), args.games),
+        "naive_per_game": per_game(naive_counts, naive_timeline.busy() / 2, args.games),
+        "full_refreshes_per_game": round(counts["full"] / args.games, 2),
+        "full_refreshes_before_a_touch_result": ours.behind,
+        "touches_behind_a_clearing": ours.behind_clearing,
+        "burst_touches_behind_a_full_refresh": burst.behind,
+        "longest_partial_run": max(max(r, default=0) for r in runs),
+        "partials_past_the_budget": sum(sum(max(0, x - max_partials) for x in r) for r in runs)
+        // len(runs),
+        "ceiling": policy.ceiling,
+        "render": spread(played.render),
+    }
+
+
+def _short_reset(
+    model: str,
+    played: latency.Played,
+    burst_played: latency.Played,
+    max_partials: int,
+    costs: dict[Refresh, panels.FrameCost],
+) -> dict[str, float] | None:
+    """Where the vendor's reset waits are long (the 2.7" V2's partial), the same
+    games with the HAL's opt-in `reset_wait` (the 2.13" V4's 20 ms)."""
+    if costs[Refresh.PARTIAL].delays <= SHORT_RESET:
+        return None
+    busy = panels.seconds(model, panels.frame_costs(model, PanelHal, reset_wait=SHORT_RESET))
+    ours = latency.ours(played, busy, max_partials)
+    burst = latency.ours(burst_played, busy, max_partials)
+    return {
+        "reset_wait_ms": ms(SHORT_RESET),
+        "partial_busy_ms": ms(busy[Refresh.PARTIAL]),
+        "touch_to_visible_median_ms": ms(latency.median(ours.total)),
+        "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
+        "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
+        "full_refreshes_before_a_touch_result": ours.behind,
+    }
+
+
+def _partial_runs(timeline: Any) -> list[int]:
+    """Lengths of the runs of partial refreshes between two others."""
+    runs, run = [], 0
+    for drawn in timeline.drawn:
+        if drawn.kind is Refresh.PARTIAL:
+            run += 1
+        else:
+            runs.append(run)
+            run = 0
+    return [*runs, run]
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "arch": platform.machine(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "system": platform.platform(),
+    }
+
+
+def earlier(tiny: bool) -> dict[str, str]:
+    """The earlier scripts' own output, run now (the referee; screens and restarts)."""
+    small = {
+        "rules_bench.py": ["--games", "20", "--long", "1000"],
+        "service_bench.py": ["--touches", "5", "--repeat", "5"],
+    }
+    out = {}
+    for name, tiny_args in small.items():
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / name), *(tiny_args if tiny else [])],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        out[name] = done.stdout.strip()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20, help="recorded games at table pace")
+    ap.add_argument("--burst-games", type=int, default=10, help="recorded games in bursts")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tiny", action="store_true", help="one game of each, quick start-up")
+    ap.add_argument("--markdown", type=Path, default=ROOT / "BENCHMARKS.md")
+    ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results.json")
+    args = ap.parse_args(argv)
+    if args.tiny:
+        args.games = args.burst_games = 1
+    started = time.monotonic()
+    max_partials = load_profile("desktop").stand.max_partials
+    results: dict[str, Any] = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "command": "make bench  # .venv/bin/python bench/run.py "
+        + shlex.join(argv if argv is not None else sys.argv[1:]),
+        "games": args.games,
+        "burst_games": args.burst_games,
+        "max_partials": max_partials,
+        "table_pace": {
+            "touch_gap_s": list(games.TOUCH_GAP),
+            "clue_think_s": list(games.THINK),
+            "burst": f"{games.BURST} touches within {games.BURST_WITHIN:g} s",
+        },
+        "models": {},
+    }
+    for model in panels.MODELS:
+        print(f"bench: {model} ...", file=sys.stderr)
+        results["models"][model] = model_figures(model, args, max_partials)
+    print("bench: start-up, imports, memory ...", file=sys.stderr)
+    firsts = [startup.first_frame_ms() for _ in range(1 if args.tiny else 5)]
+    results["first_frame_ms"] = round(latency.median(firsts), 1)
+    results["first_frame_runs_ms"] = [round(f, 1) for f in firsts]
+    results["peak_rss_mb"] = round(startup.peak_rss_mb(), 1)
+    results["import_ms"] = startup.import_ms()
+    events = startup.sysbench_events(1 if args.tiny else 10)
+    results["cpu_reference"] = {
+        "sysbench_events_per_s": events,
+        "pi3bplus_published": PI3BPLUS_EVENTS,
+        "zero2w_estimated": round(ZERO2W_EVENTS, 1),
+        "slower_on_zero2w": round(events / ZERO2W_EVENTS, 1) if events else None,
+    }
+    results["earlier"] = earlier(args.tiny)
+    results["goals"] = report.goals(results)
+    results["seconds"] = round(time.monotonic() - started, 1)
+    args.json.write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
+    args.markdown.write_text(report.markdown(results))
+    print(f"bench: {args.markdown} and {args.json} in {results['seconds']} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""Start-up, imports, memory and a CPU reference, each from a fresh process.
+
+- cold start: `keystand run` from the process's exec to the first frame handed
+  to a panel's worker (the stand booted, both screens rendered);
+- import time: `python -X importtime` of what `keystand run` loads;
+- peak resident memory of `keystand run` playing a whole game;
+- a CPU-bound reference (sysbench's prime test, when installed) to compare
+  this machine with published figures for a Raspberry Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = ROOT / "tests" / "golden" / "scripts" / "won.txt"  # a whole game, won
+
+# Runs `keystand run` as the console script does, and says when the first frame
+# is handed to a worker (the moment the loop's work for it is done).
+FIRST_FRAME = """
+import sys, time
+from keystand import panel_worker
+show = panel_worker.PanelWorker.show
+def first(self, *args, **kwargs):
+    sys.stderr.write(f"FIRST-FRAME {time.time():.6f}\\n")
+    sys.stderr.flush()
+    panel_worker.PanelWorker.show = show
+    return show(self, *args, **kwargs)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.argv[0] = "keystand"
+sys.exit(main())
+"""
+
+
+def _run_args(state_dir: str) -> list[str]:
+    return ["run", "--profile", "desktop", "--speed", "0", "--state-dir", state_dir]
+
+
+def first_frame_ms() -> float:
+    """Wall time from exec to the first frame handed to a panel (a new stand)."""
+    with tempfile.TemporaryDirectory() as state_dir:
+        script = Path(state_dir) / "idle.txt"
+        script.write_text("wait 100\n")
+        args = [sys.executable, "-c", FIRST_FRAME, *_run_args(state_dir + "/s")]
+        started = time.time()
+        done = subprocess.run(
+            [*args, "--script", str(script)], capture_output=True, text=True, timeout=120
+        )
+        found = re.search(r"FIRST-FRAME ([0-9.]+)", done.stderr)
+        if found is None:
+            raise RuntimeError(f"keystand run showed no frame: {done.stderr[-500:]}")
+        return (float(found.group(1)) - started) * 1e3
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of `keystand run` playing a whole recorded game."""
+    keystand = Path(sys.executable).with_name("keystand")
+    with tempfile.TemporaryDirectory() as state_dir:
+        process = subprocess.Popen(
+            [str(keystand), *_run_args(state_dir), "--script", str(GAME)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise RuntimeError(f"keystand run {GAME.name} ended with {process.returncode}")
+        return usage.ru_maxrss / 1024  # KiB on Linux
+
+
+def import_ms() -> dict[str, float]:
+    """Cumulative import time of the modules `keystand run` loads, from `-X importtime`."""
+    modules = ("keystand.cli", "keystand.service", "keystand.screens", "keystand.drivers.factory")
+    code = "; ".join(f"import {m}" for m in modules)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found: dict[str, float] = {}
+    total = 0.0
+    for line in done.stderr.splitlines():
+        parts = [p.strip() for p in line.removeprefix("import time:").split("|")]
+        if len(parts) != 3 or not parts[1].isdigit():
+            continue
+        cumulative, name = int(parts[1]) / 1e3, parts[2]
+        if not name.startswith(" ") and not line.split("|")[2].startswith("  "):
+            total += cumulative  # a top-level import: the sum is the whole start
+        if name in modules:
+            found[name] = cumulative
+    found["all"] = total
+    return found
+
+
+def sysbench_events(seconds: int = 10) -> float | None:
+    """sysbench 1.0's CPU test on one thread (primes up to 10,000) for `seconds`,
+    events per second; None when sysbench is not installed."""
+    sysbench = shutil.which("sysbench")
+    if sysbench is None:
+        return None
+    done = subprocess.run(
+        [sysbench, "cpu", "--threads=1", f"--time={seconds}", "run"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"events per second:\s*([0-9.]+)", done.stdout)
+    return float(found.group(1)) if found else None
