@@ -112,6 +112,12 @@ def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> No
             timeout=WAIT_MS,
         )
         seen = {s: int(frames[s].get_attribute("data-frame")) for s in "AB"}
+        # Every word reads whole on its card (NAPOLEON, UMBRELLA were cut once).
+        clipped = page.evaluate(
+            "[...document.querySelectorAll('.table button')]"
+            ".filter(b => b.scrollWidth > b.clientWidth).map(b => b.textContent)"
+        )
+        assert clipped == []
 
         def wait_for_new_frames() -> None:
             for s in "AB":
