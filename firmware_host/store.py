@@ -82,6 +82,7 @@ class Store:
             (self.root / "games").mkdir(exist_ok=True, mode=0o700)
         self._journal: Journal | None = None
         self.game_id: str | None = None
+        self._last_at: str | None = None  # when the current game's last event was journaled
 
     @classmethod
     def reader(cls, root: Path) -> Store:
@@ -122,6 +123,8 @@ class Store:
             raise
         self._journal = journal
         self.game_id = game_id
+        events = [r.data for r in records[1:] if r.data.get("t") == "event"]
+        self._last_at = str(events[-1]["at"]) if events and "at" in events[-1] else None
         if records[-1].data.get("t") == "end":
             self._archive(state)
             return None
@@ -200,12 +203,15 @@ class Store:
         journal.path = self.current_path
         self._journal = journal
         self.game_id = game_id
+        self._last_at = None
 
     def record(self, event: object) -> None:
         """Journal one accepted event; returns once it is on disk."""
         if self._journal is None:
             raise JournalError("no game is being journaled")
-        self._journal.append({"t": "event", "e": str(event), "at": _now()})
+        at = _now()
+        self._journal.append({"t": "event", "e": str(event), "at": at})
+        self._last_at = at
 
     def finish(self, state: Any) -> dict[str, Any]:
         """Close the current game: a history line, the journal kept under games/.
@@ -222,7 +228,10 @@ class Store:
         if self.game_id is None:  # never a history line, file or count named None
             raise JournalError("no game is being journaled: nothing to archive")
         game = games.of_state(state)
-        entry = {"id": self.game_id, "date": _now(), "game": game.name}
+        # A finished game is dated by its last move, not by when the next began;
+        # a game left in play, by when it was left.
+        ended = None if game.playing(state) else self._last_at
+        entry = {"id": self.game_id, "date": ended or _now(), "game": game.name}
         entry.update(game.history_entry(state))
         score = game.score(state)
         if not any(g.get("id") == self.game_id for g in self.history(limit=3)):
@@ -242,6 +251,7 @@ class Store:
             fsync_dir(self.root)
         self._rotate()
         self.game_id = None
+        self._last_at = None
         return entry
 
     def close(self) -> None:

@@ -486,3 +486,28 @@ def test_a_mission_of_the_rulebook_has_its_name_and_ones_own_have_none() -> None
     assert Mission(9, 5).name == "cairo" and Mission(8, 8).name == "moscow"
     assert Mission(9, 9).name is None  # the standard game
     assert Mission(5, 3).name is None
+
+
+def test_a_finished_game_is_dated_by_its_last_move(tmp_path: Path, monkeypatch) -> None:
+    """History dates a won or lost game by its last move, even when the next game
+    starts much later (or after a restart); a game left in play, by when it was left."""
+    from keystand import store as store_module
+
+    now = ["2026-11-23T09:00:00+0000"]
+    monkeypatch.setattr(store_module, "_now", lambda: now[0])
+    stand = Stand(Store(tmp_path / "state"), new_card=card_seq())
+    stand.boot()
+    card = stand.state.card
+    stand.handle(Act("clue", "A"), 0.0)
+    now[0] = "2026-11-23T09:32:10+0000"
+    stand.handle(touch(cell_of(card, Seat.A, Key.ASSASSIN)), 1.0)
+    assert stand.state.status is Status.LOST
+    now[0] = "2026-11-23T09:40:00+0000"
+    again = Stand(Store(tmp_path / "state"), new_card=card_seq(5))  # a restart in between
+    again.boot()
+    assert again.new_game()
+    now[0] = "2026-11-23T09:50:00+0000"
+    assert again.new_game()  # the game in play is left
+    left, lost = again.store.history()
+    assert lost["result"] == "lost" and lost["date"] == "2026-11-23T09:32:10+0000"
+    assert left["date"] == "2026-11-23T09:50:00+0000"
