@@ -121,6 +121,16 @@ def public_last(state: Classic) -> Outcome | Rejection | None:
     return last
 
 
+def accepted_last(state: Classic) -> Outcome | Rejection | None:
+    """The last input the rules took, past any refusals after it (a refusal is
+    shown for a few seconds, then the result it followed is back)."""
+    last = state.last
+    while isinstance(last, Rejection):
+        state = Classic.replay(state.card, state.log[:-1])
+        last = state.last
+    return last
+
+
 def _public(
     state: Classic,
     last: Outcome | Rejection | None,
@@ -160,6 +170,7 @@ def public_record(
     input_lost: bool = False,
     note: str | None = None,
     reveal: bool = True,
+    show_refusal: bool = True,
 ) -> ClassicPublic:
     """What everyone at the table may know of `state`, with the stand's own state:
     `penalty_pending` (the table called the clue invalid and the other team's
@@ -167,10 +178,11 @@ def public_record(
     None without a timer), `cannot_save` and `input_lost` (faults), `note` (the
     stand's answer to a press: a hint, an undo asked; a layouts STAND_NOTES key) and
     `reveal` (False: the end is held back, undo can still take it back). A finished
-    game has neither a pending penalty nor a timer."""
+    game has neither a pending penalty nor a timer. With `show_refusal` False
+    (its few seconds are over) a refusal gives way to the result before it."""
     return _public(
         state,
-        public_last(state),
+        public_last(state) if show_refusal else accepted_last(state),
         penalty_pending=penalty_pending,
         timer=timer,
         cannot_save=cannot_save,
@@ -189,6 +201,7 @@ def operatives(
     input_lost: bool = False,
     note: str | None = None,
     reveal: bool = True,
+    show_refusal: bool = True,
 ) -> OperativesView:
     """The operatives' screen: the public record and nothing else."""
     return OperativesView(
@@ -200,6 +213,7 @@ def operatives(
             input_lost=input_lost,
             note=note,
             reveal=reveal,
+            show_refusal=show_refusal,
         )
     )
 
@@ -213,12 +227,13 @@ def spymasters(
     input_lost: bool = False,
     note: str | None = None,
     reveal: bool = True,
+    show_refusal: bool = True,
 ) -> SpymastersView:
     """The spymasters' screen: the key card, the public record, and every refusal
     (a penalty on a word that is not the covering team's is told here only)."""
     public = _public(
         state,
-        state.last,
+        state.last if show_refusal else accepted_last(state),
         penalty_pending=penalty_pending,
         timer=timer,
         cannot_save=cannot_save,

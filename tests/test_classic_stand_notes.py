@@ -76,3 +76,18 @@ def test_the_end_is_held_for_undo_then_clue_deals_the_next_game(tmp_path: Path) 
     first = stand.store.game_id
     press(stand, OPERATIVES, KeyName.CLUE, 20.0)  # what the end screen says deals it
     assert stand.playing and stand.store.game_id != first
+
+
+def test_a_refusal_shows_for_a_few_seconds_then_the_result_before_it(tmp_path: Path) -> None:
+    """As in Duet: a clue while the operatives guess is refused on both screens,
+    then, after REFUSAL_SHOWN, each shows again what the word touched before it was."""
+    stand = stand_of(tmp_path)
+    stand.handle(games.Played(parse_event("clue blue 2")), 0.0)
+    blue = min(CARD.agents(CARD.starting))
+    stand.handle(Touch(*divmod(blue, 5)), 1.0)
+    found = {seat: public(stand, seat).last for seat in Seat}
+    assert all(last is not None and last.reject is None for last in found.values())
+    stand.handle(games.Played(parse_event("clue blue 1")), 2.0)  # not now: guessing
+    assert all(public(stand, seat).last.reject is not None for seat in Seat)
+    stand.tick(2.0 + REFUSAL_SHOWN)
+    assert {seat: public(stand, seat).last for seat in Seat} == found

@@ -195,6 +195,7 @@ class ClassicGame:
             input_lost=context.input_lost,
             note=stand_note(seat, context),
             reveal=context.reveal,
+            show_refusal=context.show_refusal,
         )
 
 
