@@ -160,3 +160,36 @@ def test_grid_noise_needs_a_grid(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "grid:noise: profile 'keys-only' has no touch grid" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("shipped", "noise"),
+    [
+        ("minimal", False),
+        ("touch-mpr121", False),
+        ("touch-mpr121", True),
+        ("touch-serial", False),
+        ("touch-serial", True),
+    ],
+)
+def test_each_shipped_build_plays_a_game_to_where_play_says(
+    tmp_path: Path, shipped: str, noise: bool
+) -> None:
+    """The profiles in hardware/ as installed: the same game through their own
+    keys (the cursor on the buttons-only build) and grid, emulated."""
+    from keystand.profile import load
+
+    kinds = load(shipped).input.kinds
+    lines = as_played(GAME, cursor="mpr121" not in kinds and "serial-grid" not in kinds)
+    script = tmp_path / "game.txt"
+    script.write_text("\n".join(lines) + "\n")
+    state = tmp_path / "state"
+    extra = ["--emulate-fault", "grid:noise"] if noise else []
+    done = keystand(
+        "run", "--profile", shipped, "--emulate", tmp_path / "out", "--script", script,
+        "--card-code", CODE, "--speed", "0", "--state-dir", state, *extra,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "was not taken" not in done.stderr, done.stderr
+    shown = keystand("state", "--state-dir", state, "--json")
+    assert json.loads(shown.stdout) == played(tmp_path, GAME)
