@@ -3,9 +3,8 @@
 A Duet card is an arrangement of the 25 pairs of DISTRIBUTION on the grid;
 there are 25! / (3! 5! 5! 7!) = 35,620,613,892,864,000 of them (< 2**55). A
 card's code is its rank among those arrangements in 11 Crockford base-32
-digits plus a Luhn mod 32 check symbol, shown as `XXXX-XXXX-XXXX`. Every card
-has a code, typed-in ones too; the check symbol catches any one mistyped symbol
-and most swaps of two neighbours. O, I and L are read as 0, 1 and 1.
+digits plus a Luhn mod 32 check symbol, shown as `XXXX-XXXX-XXXX`
+(checkcode.py). Every card has a code, typed-in ones too.
 
 The generator draws a rank uniformly and unranks it, so every valid card is
 exactly equally likely.
@@ -15,23 +14,15 @@ from __future__ import annotations
 
 import random
 import secrets
-from math import factorial
 
 from .card import CELLS, DISTRIBUTION, Card, Key
+from .checkcode import arrangements as _arrangements
+from .checkcode import decode as decode_number
+from .checkcode import encode as encode_number
 from .errors import CardCodeError
 
 _PAIRS: tuple[tuple[Key, Key], ...] = tuple(DISTRIBUTION)
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32
 _DIGITS = 11
-_DECODE = {ch: i for i, ch in enumerate(_ALPHABET)} | {"O": 0, "I": 1, "L": 1}
-
-
-def _arrangements(counts: list[int]) -> int:
-    total = factorial(sum(counts))
-    for c in counts:
-        total //= factorial(c)
-    return total
-
 
 CARD_COUNT = _arrangements(list(DISTRIBUTION.values()))
 
@@ -74,47 +65,15 @@ def unrank(r: int) -> Card:
     return Card(tuple(a), tuple(b))
 
 
-def _luhn_sum(values: list[int], first_factor: int) -> int:
-    total, factor = 0, first_factor
-    for v in reversed(values):
-        addend = factor * v
-        total += addend // 32 + addend % 32
-        factor = 3 - factor
-    return total % 32
-
-
 def encode(card: Card) -> str:
-    value = rank(card)
-    digits = []
-    for _ in range(_DIGITS):
-        value, d = divmod(value, 32)
-        digits.append(d)
-    digits.reverse()
-    check = (32 - _luhn_sum(digits, 2)) % 32
-    body = "".join(_ALPHABET[d] for d in [*digits, check])
-    return f"{body[0:4]}-{body[4:8]}-{body[8:12]}"
+    return encode_number(rank(card), _DIGITS, 4)
 
 
 def decode(code: str) -> Card:
     """The card a code names; raises CardCodeError naming what is wrong."""
-    chars = [ch for ch in code.upper() if ch not in " -"]
-    if len(chars) != _DIGITS + 1:
-        # Classic's codes are shorter on purpose (docs/classic-rules.md): say so.
-        hint = " (9 symbols is a classic card code: --game classic)" if len(chars) == 9 else ""
-        raise CardCodeError(
-            f"{len(chars)} symbols, expected {_DIGITS + 1} (like J6VN-GH6B-CFNE){hint}",
-            code=code,
-        )
-    values = []
-    for pos, ch in enumerate(chars, start=1):
-        if ch not in _DECODE:
-            raise CardCodeError(f"{ch!r} (symbol {pos}) is not a code symbol", code=code)
-        values.append(_DECODE[ch])
-    if _luhn_sum(values, 1) != 0:
-        raise CardCodeError("the check symbol does not match: is a symbol mistyped?", code=code)
-    value = 0
-    for v in values[:_DIGITS]:
-        value = value * 32 + v
+    # Classic's codes are shorter on purpose (docs/classic-rules.md): say so.
+    hints = {9: "9 symbols is a classic card code: --game classic"}
+    value = decode_number(code, _DIGITS, "J6VN-GH6B-CFNE", hints)
     if value >= CARD_COUNT:
         raise CardCodeError("names no card: is a symbol mistyped?", code=code)
     return unrank(value)

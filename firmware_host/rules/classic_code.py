@@ -5,9 +5,8 @@ arrangements of the keys on the grid, so 420,689,412,000 classic cards (< 32**8)
 A card's rank counts the red-starting cards first, then the blue-starting ones,
 each in lexicographic order of keys (R, U, ., X). Its code is the rank in 8
 Crockford base-32 digits plus a Luhn mod 32 check symbol, shown as `XXX-XXX-XXX`:
-the same alphabet and check as a Duet code (cardcode.py), and three symbols
-shorter, so one game's code is never taken for the other's. O, I and L are read
-as 0, 1 and 1.
+the same alphabet and check as a Duet code (checkcode.py), and three symbols
+shorter, so one game's code is never taken for the other's.
 
 The generator draws a rank uniformly and unranks it, so every valid card is
 exactly equally likely.
@@ -17,9 +16,11 @@ from __future__ import annotations
 
 import random
 import secrets
-from math import factorial
 
 from .card import CELLS
+from .checkcode import arrangements as _arrangements
+from .checkcode import decode as decode_number
+from .checkcode import encode as encode_number
 from .classic_card import (
     ASSASSINS,
     BYSTANDERS,
@@ -31,10 +32,6 @@ from .classic_card import (
 )
 from .errors import CardCodeError
 
-# The same symbols and check as a Duet code; kept here rather than imported from
-# cardcode.py's private names.
-_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32
-_DECODE = {ch: i for i, ch in enumerate(_ALPHABET)} | {"O": 0, "I": 1, "L": 1}
 _DIGITS = 8
 _KEYS: tuple[ClassicKey, ...] = tuple(ClassicKey)  # R, U, ., X: the order of ranks
 _TEAMS: tuple[Team, ...] = (Team.RED, Team.BLUE)
@@ -49,13 +46,6 @@ def _counts(starting: Team) -> list[int]:
         ClassicKey.ASSASSIN: ASSASSINS,
     }
     return [per_key[k] for k in _KEYS]
-
-
-def _arrangements(counts: list[int]) -> int:
-    total = factorial(sum(counts))
-    for c in counts:
-        total //= factorial(c)
-    return total
 
 
 PER_TEAM = _arrangements(_counts(Team.RED))
@@ -98,45 +88,13 @@ def unrank(r: int) -> ClassicCard:
     return ClassicCard(tuple(keys))
 
 
-def _luhn_sum(values: list[int], first_factor: int) -> int:
-    total, factor = 0, first_factor
-    for v in reversed(values):
-        addend = factor * v
-        total += addend // 32 + addend % 32
-        factor = 3 - factor
-    return total % 32
-
-
 def encode(card: ClassicCard) -> str:
-    value = rank(card)
-    digits = []
-    for _ in range(_DIGITS):
-        value, d = divmod(value, 32)
-        digits.append(d)
-    digits.reverse()
-    check = (32 - _luhn_sum(digits, 2)) % 32
-    body = "".join(_ALPHABET[d] for d in [*digits, check])
-    return f"{body[0:3]}-{body[3:6]}-{body[6:9]}"
+    return encode_number(rank(card), _DIGITS, 3)
 
 
 def decode(code: str) -> ClassicCard:
     """The card a code names; raises CardCodeError naming what is wrong."""
-    chars = [ch for ch in code.upper() if ch not in " -"]
-    if len(chars) != _DIGITS + 1:
-        hint = " (12 symbols is a Duet card code)" if len(chars) == 12 else ""
-        raise CardCodeError(
-            f"{len(chars)} symbols, expected {_DIGITS + 1} (like 90H-6BC-FNX){hint}", code=code
-        )
-    values = []
-    for pos, ch in enumerate(chars, start=1):
-        if ch not in _DECODE:
-            raise CardCodeError(f"{ch!r} (symbol {pos}) is not a code symbol", code=code)
-        values.append(_DECODE[ch])
-    if _luhn_sum(values, 1) != 0:
-        raise CardCodeError("the check symbol does not match: is a symbol mistyped?", code=code)
-    value = 0
-    for v in values[:_DIGITS]:
-        value = value * 32 + v
+    value = decode_number(code, _DIGITS, "90H-6BC-FNX", {12: "12 symbols is a Duet card code"})
     if value >= CLASSIC_CARD_COUNT:
         raise CardCodeError("names no classic card: is a symbol mistyped?", code=code)
     return unrank(value)
