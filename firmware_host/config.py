@@ -12,7 +12,6 @@ game's mission) beat the file's: it gives a fresh stand its defaults.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ from .rules import KeystandError, Mission, MissionError
 from .schema import setting
 
 DEFAULT_PATH = Path("/etc/keystand/keystand.toml")
-MAX_BYTES = 64 * 1024
 
 
 class ConfigError(KeystandError, ValueError):
@@ -100,29 +98,17 @@ def load(path: Path | None) -> Config:
     if path is None:
         return Config()
     source = str(path)
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ConfigError(source, "config", "no such file") from None
-    except OSError as e:
-        raise ConfigError(source, "config", f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise ConfigError(source, "config", f"larger than {MAX_BYTES // 1024} KiB")
-    try:
-        table = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise ConfigError(source, "config", f"not UTF-8 text (byte {e.start})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(source, "config", f"not TOML: {e}") from None
     values: dict[str, dict[str, Any]] = {}
     try:
+        table = schema.read_toml(path, "config", "a settings file")
         for name, section in table.items():
             if name not in TABLES:
                 raise schema.SchemaError(
                     name, f"unknown table (expected {schema.or_list(list(TABLES))})"
                 )
             values[name] = schema.values(TABLES[name], section, name)
+    except FileNotFoundError:
+        raise ConfigError(source, "config", "no such file") from None
     except schema.SchemaError as e:
         raise ConfigError(source, e.key, e.detail) from None
     return Config(source=source, values=values)

@@ -14,7 +14,6 @@ table: a dataclass, a field on `Profile`, and a line in `load`.
 from __future__ import annotations
 
 import ipaddress
-import tomllib
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -24,7 +23,6 @@ from . import pins, schema
 from .rules import KeystandError
 from .schema import setting
 
-MAX_BYTES = 64 * 1024  # the largest real profile is a few KiB; a bigger file is a mistake
 SEATS = ("A", "B")
 PANEL_DRIVERS = ("sim", "waveshare")
 PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
@@ -180,23 +178,11 @@ def load(name_or_path: str) -> Profile:
     """A shipped profile by name (`desktop`) or a profile file by path."""
     source, path = _source(name_or_path)
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        table = schema.read_toml(path, "profile", "a profile")
+        profile = _profile(Path(source).stem, source, table)
     except FileNotFoundError:
         known = ", ".join(sorted(shipped()))
         raise ProfileError(source, "profile", f"no such file (profiles: {known})") from None
-    except OSError as e:
-        raise ProfileError(source, "profile", f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise ProfileError(source, "profile", f"larger than {MAX_BYTES // 1024} KiB: not a profile")
-    try:
-        table = tomllib.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise ProfileError(source, "profile", f"not UTF-8 text (byte {e.start})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ProfileError(source, "profile", f"not TOML: {e}") from None
-    try:
-        profile = _profile(Path(source).stem, source, table)
     except schema.SchemaError as e:
         raise ProfileError(source, e.key, e.detail) from None
     try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import tomllib
 import types
 import typing
 from collections.abc import Callable, Sequence
@@ -123,6 +124,30 @@ def _allowed(key: str, value: Any, meta: Any) -> None:
 def _settings(cls: type) -> dict[str, dataclasses.Field[Any]]:
     """The fields declared with `setting` (others are filled in by the loader)."""
     return {f.name: f for f in dataclasses.fields(cls) if f.init and "doc" in f.metadata}
+
+
+MAX_BYTES = 64 * 1024  # the largest real settings file is a few KiB; a bigger one is a mistake
+
+
+def read_toml(path: Any, key: str, what: str) -> dict[str, Any]:
+    """The TOML tables in the file at `path` (a Path or an importlib resource):
+    SchemaError(key, ...) if it cannot be read or is not `what` (too big, not UTF-8,
+    not TOML). FileNotFoundError passes: the caller knows what there is instead."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise
+    except OSError as e:
+        raise SchemaError(key, f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise SchemaError(key, f"larger than {MAX_BYTES // 1024} KiB: not {what}")
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise SchemaError(key, f"not UTF-8 text (byte {e.start})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SchemaError(key, f"not TOML: {e}") from None
 
 
 def keys(cls: type) -> tuple[str, ...]:
