@@ -15,8 +15,9 @@ from keystand.drivers.display import Refresh, SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.panel_worker import RefreshPolicy
 from keystand.rules import Seat, Status, generate
+from keystand.rules.classic import Classic
 from keystand.service import Service
-from keystand.stand import Stand
+from keystand.stand import Item, Stand
 from keystand.store import Store
 
 WAIT = 30.0
@@ -63,8 +64,12 @@ class StandMachine(RuleBasedStateMachine):
     def good_guess(self, agent: int) -> None:
         """A touch likely to be an agent for the current guesser (so games progress)."""
         state = self.service.stand.state
-        guesser = state.guesser or Seat.B
-        cells = sorted(state.card.agents(guesser.partner) - state.agents)
+        # The menu can switch the game to classic: each game has its own agents.
+        if isinstance(state, Classic):
+            cells = sorted(state.card.agents(state.team) - state.covered)
+        else:
+            guesser = state.guesser or Seat.B
+            cells = sorted(state.card.agents(guesser.partner) - state.agents)
         if cells:
             self.service.step(Touch(*divmod(cells[agent % len(cells)], 5)))
 
@@ -208,3 +213,26 @@ def test_the_ghosting_is_cleared_when_a_turn_ends_not_while_guessing(tmp_path: P
             ]
     finally:
         service.shutdown(WAIT)
+
+
+def test_the_machine_guesses_in_classic_after_the_menu_switched_game() -> None:
+    """The menu can switch the game to classic (a seed found it): good_guess then
+    touches one of the team on turn's words, not Duet's guesser."""
+    machine = StandMachine()
+    try:
+        machine.input(Press("A", KeyName.MENU, long=True))
+        menu = machine.service.stand.menus[Seat.A]
+        while menu.item is not Item.GAME:
+            machine.input(Press("A", KeyName.PASS))
+        while not isinstance(machine.service.stand.state, Classic):
+            machine.input(Press("A", KeyName.MENU))  # choose (and confirm)
+        machine.input(Act("clue", "A"))
+        state = machine.service.stand.state
+        machine.good_guess(0)
+        after = machine.service.stand.state
+        assert isinstance(after, Classic)
+        assert after.covered - state.covered <= state.card.agents(state.team)
+        assert len(after.covered) == len(state.covered) + 1
+        machine.screens_match_the_state()
+    finally:
+        machine.teardown()
