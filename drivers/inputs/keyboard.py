@@ -8,6 +8,8 @@ number and skipped; the lines after it still count. `wait MS` pauses.
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 import threading
 import time
@@ -19,6 +21,18 @@ from .events import Press, Touch, excerpt, parse_line
 from .script import BOM, ScriptLineError, decode_line
 
 MAX_LINE = 1000  # longer is not a typed line; the rest of it is skipped
+
+
+def _standard_input() -> BinaryIO:
+    """Standard input's bytes, unbuffered on a copy of its descriptor: a daemon
+    thread blocked in `sys.stdin.buffer` holds that reader's lock, and Python
+    aborts ("could not acquire lock ... at interpreter shutdown") when it exits
+    with the terminal or pipe still open. A raw file has no lock to hold."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # no standard input at all
+        return sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+    return open(os.dup(fd), "rb", buffering=0)
 
 
 class KeyboardInput(InputDriver):
@@ -41,7 +55,7 @@ class KeyboardInput(InputDriver):
         self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit, report: Report) -> None:
-        stream = self.stream if self.stream is not None else sys.stdin.buffer
+        stream = self.stream if self.stream is not None else _standard_input()
         # A blocking read cannot be cut short; the thread is a daemon and
         # stop() only makes sure nothing read afterwards is emitted.
         self._thread = threading.Thread(
