@@ -1,7 +1,9 @@
 """The `keystand` command line. `main(argv)` returns the exit code; it never exits itself.
 
 Exit codes: 0 done (a lost game too), 2 a user error (bad card, script,
-mission or arguments), with one line on stderr and no traceback.
+mission or arguments), 6 hardware the machine lacks (no GPIO chip, SPI off, not
+a Pi), 1 hardware busy for now (a GPIO line another program holds); each with
+one line on stderr and no traceback.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from typing import TextIO
 from . import doctor, games, profilecheck, render, run
 from .cliutil import (
     EXIT_USAGE,
+    HardwareError,
     Parser,
     UsageError,
     add_card_source,
     load_card,
     read_bytes,
 )
+from .drivers import gpio
 from .rules import Duet, KeystandError, Mission, Rejection, Seat, generate
 from .script import parse_script
 from .summary import BOARD_LEGEND, board, state_json
@@ -311,21 +315,25 @@ def main(
     except SystemExit as e:  # --help and --version print, then argparse exits
         return e.code if isinstance(e.code, int) else 0
     try:
+        if args.command in ("run", "doctor"):  # the commands that may load lgpio
+            with gpio.lgpio_workdir():
+                return (
+                    run.run(args, out, err) if args.command == "run" else doctor.run(args, out, err)
+                )
         if args.command == "play":
             return _play(args, out, sys.stdin)
-        if args.command == "run":
-            return run.run(args, out, err)
         if args.command == "render":
             return render.run(args, out, err)
         if args.command == "profile":
             return profilecheck.run(args, out, err)
-        if args.command == "doctor":
-            return doctor.run(args, out, err)
         if args.command == "state":
             return _state(args, out)
         if args.command == "history":
             return _history(args, out)
         return _card(args, out, sys.stdin)
+    except HardwareError as e:
+        print(f"keystand {args.command}: {e}", file=err)
+        return e.exit_status
     except KeystandError as e:
         print(f"keystand {args.command}: {e}", file=err)
         return EXIT_USAGE

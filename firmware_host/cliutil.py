@@ -14,10 +14,27 @@ from typing import Any, NoReturn, TextIO
 from .rules import Card, CardError, KeystandError
 
 EXIT_USAGE = 2
+EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
+# systemd's NOTCONFIGURED: the machine must change first (no GPIO chip, SPI off, not
+# a Pi); the unit's RestartPreventExitStatus= names it, so systemd does not loop.
+EXIT_NO_HARDWARE = 6
 
 
 class UsageError(KeystandError, ValueError):
     """A command-line argument that names nothing usable (a missing file)."""
+
+
+class HardwareError(KeystandError, OSError):
+    """The stand's hardware cannot be had: no GPIO chip, SPI off, a busy line.
+    `lasting` when starting again cannot help until the machine changes."""
+
+    def __init__(self, message: str, *, lasting: bool) -> None:
+        super().__init__(message)
+        self.lasting = lasting
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_NO_HARDWARE if self.lasting else EXIT_RETRY
 
 
 class Parser(argparse.ArgumentParser):

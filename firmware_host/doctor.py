@@ -20,7 +20,7 @@ import argparse
 import errno
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -144,6 +144,7 @@ class Machine:
     vendor_file: Callable[[str], object] = _vendor_file
     make_panel: Callable[[str, profiles.Panel], PanelDriver] = _make_panel
     models: tuple[str, ...] = profiles.PANEL_MODELS
+    on_pi: bool = True  # False once model() said no: a missing device is then no surprise
 
     def path(self, device: str) -> Path:
         """An absolute device path under this machine's root."""
@@ -229,15 +230,24 @@ def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[
         yield Check(
             "machine",
             not needs_pi,
-            "not a Raspberry Pi: checked the profile and the package only (on a desktop, "
+            "not a Raspberry Pi: no pins or panels to claim here (on a desktop, "
             "`make sim` runs the stand; --emulate DIR runs this profile's drivers)"
             if needs_pi
             else "not a Raspberry Pi; this profile needs none",
         )
+        if needs_pi:  # the devices all the same, one line each: what is missing
+            yield from _devices(profile, replace(machine, on_pi=False), needs_pi)
         return
     yield Check("machine", True, board)
     yield from _modules(profile, machine)
     yield _groups_check(profile, machine)
+    yield from _devices(profile, machine, needs_pi)
+    if profile.stand.driver == "waveshare":
+        for seat, panel in profile.panels.items():
+            yield _panel(machine, seat, panel, refresh)
+
+
+def _devices(profile: profiles.Profile, machine: Machine, needs_pi: bool) -> Iterator[Check]:
     if needs_pi:
         yield _gpiochip(machine)
     if profile.stand.driver == "waveshare":
@@ -250,9 +260,6 @@ def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[
     serial = profile.input.serial
     if "serial-grid" in profile.input.kinds and serial is not None:
         yield _serial(machine, serial.port)
-    if profile.stand.driver == "waveshare":
-        for seat, panel in profile.panels.items():
-            yield _panel(machine, seat, panel, refresh)
 
 
 def _plan(profile: profiles.Profile) -> str:
@@ -335,6 +342,8 @@ def _device(machine: Machine, device: str, what: str, missing_fix: str) -> Check
     name = f"{device} ({what})"
     path = machine.path(device)
     if not path.exists():
+        if not machine.on_pi:  # raspi-config is no fix on a desktop or in a container
+            return Check(name, False, "missing: none on this machine (not a Raspberry Pi)")
         return Check(name, False, f"missing: {missing_fix}")
     try:
         machine.open_device(path)
@@ -410,17 +419,12 @@ def _serial(machine: Machine, port: str) -> Check:
 
 def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:
     from keystand.drivers.display import PanelError, Refresh
-    from keystand.drivers.display.hal import PanelGpioError
 
     name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
     try:
         driver = machine.make_panel(seat, panel)
-    except PanelGpioError as e:
-        if "pin factory" in str(e):  # gpiozero found no back end it can load
-            return Check(name, False, f"{e}: no GPIO back end ({PI_EXTRA} brings lgpio)")
-        return Check(name, False, f"{e} ({SERVICE_HINT})")  # lgpio: "GPIO busy"
-    except PanelError as e:
-        return Check(name, False, f"{e} ({SERVICE_HINT})" if "in use" in str(e) else str(e))
+    except PanelError as e:  # a GPIO error already says what it found and the fix
+        return Check(name, False, str(e))
     except Exception as e:  # no pin factory, no spidev: what the modules lines say
         return Check(name, False, f"cannot start its driver: {e}")
     try:

@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cliutil import UsageError, add_card_source, load_card, read_bytes
+from .cliutil import HardwareError, UsageError, add_card_source, load_card, read_bytes
+from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
@@ -268,6 +269,21 @@ def _check_state_dir(state_dir: Path) -> None:
         raise UsageError(f"{str(journal)!r} is not a file: move it away, keystand writes it")
 
 
+def _hardware(error: Exception, hint: str, prefix: str = "") -> KeystandError:
+    """A start refused for its hardware, as the exit status systemd reads: a GPIO
+    chip or SPI device the machine lacks is lasting (no restart loop), a line
+    another program holds may free itself; any other refusal is a bad setting."""
+    from keystand.drivers.display.hal import PanelBusError, PanelGpioError
+    from keystand.drivers.inputs.keys import KeyPinError
+
+    message = f"{prefix}{error} {hint}".rstrip()
+    if isinstance(error, PanelGpioError | KeyPinError):
+        return HardwareError(message, lasting=error.trouble.lasting)
+    if isinstance(error, PanelBusError):  # SPI off or spidev missing; not a refused one
+        return HardwareError(message, lasting=not isinstance(error.__cause__, PermissionError))
+    return UsageError(message)
+
+
 def _check_shown_log(path: Path) -> None:
     if path.exists() and not path.is_file():
         raise UsageError(f"--shown-log {str(path)!r} is not a file")
@@ -476,7 +492,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         panels = _panels(profile, args.speed, emulation, state_dir)
     except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
-        raise UsageError(f"{e} (keystand doctor --profile {profile_name} says what to fix)") from e
+        raise _hardware(e, f"(keystand doctor --profile {profile_name} says what to fix)") from e
     stand = Stand(
         Store(state_dir),
         settings=Settings(
@@ -557,7 +573,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as e:  # the page's port is taken
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
     except InputError as e:  # a key's pin or the I2C bus cannot be had
-        raise UsageError(f"profile {profile.name!r}: {e}") from e
+        raise _hardware(e, "", prefix=f"profile {profile.name!r}: ") from e
     resumed = stand.boot(args.game or (game.name if card is not None else None))
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)

@@ -19,6 +19,7 @@ from gpiozero.pins.mock import MockFactory
 from keystand import doctor
 from keystand.doctor import Check, Machine, diagnose, report
 from keystand.drivers import factory
+from keystand.drivers.display.hal import Wiring
 from keystand.drivers.display.waveshare import VendorMissing
 from keystand.drivers.inputs.mpr121 import electrode_map
 from keystand.drivers.inputs.mpr121_emu import EmulatedGrid, FakeSMBus
@@ -288,12 +289,21 @@ def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_pat
     off = bench.machine(root=tmp_path / "laptop")
     code, checks = lines("minimal", off)
     assert code == 1
-    assert [c.name for c in checks] == ["profile", "vendor package", "machine"]
+    assert [c.name for c in checks] == [
+        "profile",
+        "vendor package",
+        "machine",
+        "/dev/gpiochip0 (GPIO)",
+        "/dev/spidev0.0 (seat A)",
+        "/dev/spidev0.1 (seat B)",
+    ]
     assert (
-        str(checks[-1])
-        == "FAIL machine: not a Raspberry Pi: checked the profile and the package only (on a "
+        str(checks[2]) == "FAIL machine: not a Raspberry Pi: no pins or panels to claim here (on a "
         "desktop, `make sim` runs the stand; --emulate DIR runs this profile's drivers)"
     )
+    # One line each for what a container or a desktop lacks; no raspi-config advice.
+    for check in checks[3:]:
+        assert str(check).endswith("missing: none on this machine (not a Raspberry Pi)")
     code, checks = lines("desktop", off)
     assert code == 0 and [c.name for c in checks] == ["profile", "machine"]
 
@@ -309,43 +319,93 @@ def test_the_command_off_a_pi_has_no_traceback() -> None:
     )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and done.stderr == ""
-    assert done.stdout.splitlines()[-1].startswith("FAIL machine: not a Raspberry Pi")
+    said = done.stdout.splitlines()
+    assert said[2].startswith("FAIL machine: not a Raspberry Pi")
+    assert [line.split(" (")[0] for line in said[3:]] == [
+        "FAIL /dev/gpiochip0",
+        "FAIL /dev/spidev0.0",
+        "FAIL /dev/spidev0.1",
+        "FAIL /dev/i2c-1",
+    ]
+
+
+def lgpio_error(text: str) -> Exception:
+    """lgpio's own exception type, as the real module raises it: a class named
+    `error` in module `lgpio`, neither an OSError nor a gpiozero error, whose
+    str() is the repr of lgpio's message."""
+    error = type("error", (Exception,), {"__module__": "lgpio"})
+    return error(repr(text))
+
+
+class Refusing(MockFactory):
+    """A pin factory whose back end refuses some lines with lgpio's error."""
+
+    def __init__(self, refuse: dict[int, str]) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    def pin(self, spec: Any, **kwargs: Any) -> Any:
+        info = self.board_info.find_pin(spec)
+        gpio = int(next(iter(info))[1].name[4:]) if info else int(spec)
+        if gpio in self.refuse:
+            raise lgpio_error(self.refuse[gpio])
+        return super().pin(spec, **kwargs)
 
 
 def test_a_panel_line_another_program_holds_says_to_stop_the_service(bench: Bench) -> None:
-    """Seat A's RST is held by someone else (as a running stand holds it) when the
-    real driver claims its lines over the emulated panel."""
-    from gpiozero import LED
-
-    from keystand.drivers.display.emulator import EmulatedPanel
-    from keystand.drivers.display.hal import Wiring
+    """Seat A's RST is held by another program (as a running stand holds it):
+    lgpio says "GPIO busy" when the real driver claims it."""
     from keystand.drivers.display.waveshare import WavesharePanel
-
-    holders: list[Any] = []
 
     def make_panel(seat: str, panel: Panel) -> Any:
         if seat == "B":
             return bench.make_panel(seat, panel)
-        wiring = Wiring(**doctor.wiring(panel))
-        hardware = EmulatedPanel(panel.model, wiring=wiring, pin_factory=bench.pins, speed=0)
-        bench.hardware[seat] = hardware
-        holders.append(LED(panel.rst, pin_factory=bench.pins))
         return WavesharePanel(
-            panel.model, seat=seat, wiring=wiring, pin_factory=bench.pins, spi=hardware.spi
+            panel.model,
+            seat=seat,
+            wiring=Wiring(**doctor.wiring(panel)),
+            pin_factory=Refusing({panel.rst: "GPIO busy"}),
         )
 
-    try:
-        code, checks = lines("minimal", bench.machine(make_panel=make_panel))
-    finally:
-        for holder in holders:
-            holder.close()
+    code, checks = lines("minimal", bench.machine(make_panel=make_panel))
     assert code == 1
     check = find(checks, "panel A")
-    assert "GPIO17 for RST is already in use" in check.detail
-    assert check.detail.endswith(
-        "(is keystand running? stop it first: sudo systemctl stop keystand)"
-    )
+    assert "cannot claim GPIO17 for RST: the line is busy" in check.detail
+    assert check.detail.endswith("(is keystand already running? sudo systemctl stop keystand)")
     assert find(checks, "panel B").ok
+
+
+@pytest.mark.parametrize(
+    ("text", "chips", "says"),
+    [
+        ("can not open gpiochip", [], "no GPIO chip (/dev/gpiochip0 is missing)"),
+        ("can not open gpiochip", ["/dev/gpiochip0"], "/dev/gpiochip0: permission denied"),
+        ("GPIO operation not permitted", ["/dev/gpiochip0"], "permission denied"),
+    ],
+)
+def test_a_chip_lgpio_cannot_open_is_named_without_blaming_the_service(
+    bench: Bench, monkeypatch: pytest.MonkeyPatch, text: str, chips: list[str], says: str
+) -> None:
+    """lgpio imported fine but refused the chip: the line names the chip and the
+    fix, and neither suggests installing a back end nor stopping the service."""
+    from keystand.drivers import gpio
+    from keystand.drivers.display.waveshare import WavesharePanel
+
+    monkeypatch.setattr(gpio, "chips", lambda: chips)
+    monkeypatch.setattr(gpio.os, "access", lambda path, mode: False)  # root may open anything
+
+    def make_panel(seat: str, panel: Panel) -> Any:
+        refused = Refusing({panel.rst: text})
+        return WavesharePanel(
+            panel.model, seat=seat, wiring=Wiring(**doctor.wiring(panel)), pin_factory=refused
+        )
+
+    code, checks = lines("minimal", bench.machine(make_panel=make_panel))
+    assert code == 1
+    for seat in "AB":
+        detail = find(checks, f"panel {seat}").detail
+        assert says in detail
+        assert "keystand[pi]" not in detail and "running" not in detail
 
 
 def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None:
@@ -357,7 +417,7 @@ def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None
     assert code == 1
     check = find(checks, "panel A")
     assert "cannot claim GPIO17 for RST" in check.detail
-    assert check.detail.endswith("no GPIO back end (pip install 'keystand[pi]' brings lgpio)")
+    assert check.detail.endswith("pip install 'keystand[pi]' brings lgpio")
 
 
 def test_without_profile_the_settings_files_profile_is_checked(

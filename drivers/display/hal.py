@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from ..gpio import GpioTrouble, diagnose
 from .base import PanelError
 
 if TYPE_CHECKING:
@@ -78,7 +79,12 @@ class PanelBusError(PanelError, OSError):
 
 
 class PanelGpioError(PanelError, OSError):
-    """No GPIO access at all: no pin factory (not on a Pi), no gpiochip permission."""
+    """No GPIO access at all: no pin factory (not on a Pi), no gpiochip or no
+    permission for it, a line another program holds. `trouble` says which."""
+
+    def __init__(self, message: str, trouble: GpioTrouble = GpioTrouble.OTHER) -> None:
+        self.trouble = trouble
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -260,7 +266,7 @@ class PanelHal:
         DigitalOutputDevice, DigitalOutputDevice, DigitalInputDevice, DigitalOutputDevice | None
     ]:
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
-        from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinInvalidPin
+        from gpiozero.exc import GPIOPinInUse, PinInvalidPin
 
         made: list[DigitalInputDevice | DigitalOutputDevice] = []
 
@@ -281,9 +287,14 @@ class PanelHal:
                 raise PanelWiringError(
                     f"seat {self.seat} ({self.model}): GPIO{gpio} for {name}: {error}", gpio
                 ) from error
-            except (GPIOZeroError, OSError) as error:
+            except Exception as error:  # lgpio's own error type is not an OSError
+                found = diagnose(error)
+                if found is None:
+                    raise
                 raise PanelGpioError(
-                    f"seat {self.seat} ({self.model}): cannot claim GPIO{gpio} for {name}: {error}"
+                    f"seat {self.seat} ({self.model}): cannot claim GPIO{gpio} for {name}: "
+                    f"{found.detail}",
+                    found.trouble,
                 ) from error
             made.append(device)
             return device

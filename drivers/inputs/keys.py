@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..gpio import GpioTrouble, diagnose
 from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
 from .events import SEATS, KeyName, Press
 
@@ -55,6 +56,14 @@ def check_keys(pins: Mapping[str, Mapping[str, int]]) -> dict[tuple[str, KeyName
             used[pin] = label
             out[(seat, key)] = pin
     return out
+
+
+class KeyPinError(InputError, OSError):
+    """A key's GPIO line cannot be had; `trouble` says why (see keystand.drivers.gpio)."""
+
+    def __init__(self, message: str, trouble: GpioTrouble) -> None:
+        super().__init__(message)
+        self.trouble = trouble
 
 
 class _Key:
@@ -163,11 +172,13 @@ class SeatKeys(InputDriver):
                             hold_time=self.hold_time,
                             pin_factory=self.pin_factory,
                         )
-                except Exception as e:  # gpiozero's errors have no common root with OSError
-                    why = f"{type(e).__name__}: {e}"
-                    if type(e).__name__ == "BadPinFactory":
-                        why += " (not a Raspberry Pi? --emulate DIR runs the keys on emulated pins)"
-                    raise InputError(f"seat {seat} key {key.value} on GPIO{pin}: {why}") from e
+                except Exception as e:  # gpiozero's and lgpio's errors share no root
+                    found = diagnose(e)
+                    if found is None:
+                        raise
+                    raise KeyPinError(
+                        f"seat {seat} key {key.value} on GPIO{pin}: {found.detail}", found.trouble
+                    ) from e
                 button.when_pressed = state.pressed
                 button.when_released = state.released
                 button.when_held = state.held
