@@ -89,6 +89,8 @@ class EmulatedBoard:
         self.firmware = firmware
         self.silent = False  # a hung firmware: no frames at all
         self.drop_next = 0  # frames to lose on the way (a missing message)
+        self.drop_only = b""  # ...only those holding this (b",T,"), others pass
+        self.dropped: list[bytes] = []
         self.sent: list[bytes] = []  # every frame the logic produced, before noise
         self.mangled = 0  # frames the noise spoiled
         self.heard = bytearray()  # what the host sent
@@ -166,8 +168,9 @@ class EmulatedBoard:
             self.sent.append(f)
             if self.silent:
                 continue
-            if self.drop_next:
+            if self.drop_next and self.drop_only in f:
                 self.drop_next -= 1
+                self.dropped.append(f)
                 continue
             if self.rng.random() < self.noise:
                 self.mangled += 1
