@@ -6,7 +6,9 @@
 #
 # install (run it again to update; it changes only what differs):
 #   /opt/keystand/venv           a venv with keystand and its `pi` extra
-#   (first, the Debian packages pip needs to build lgpio and spidev, with apt-get)
+#   (first python3-venv, then the Debian packages pip needs to compile what PyPI
+#   has no wheel of for this machine (spidev: gcc, python3-dev), with apt-get; the
+#   venv is rebuilt only when the source differs from the one it was built from)
 #   /etc/keystand/keystand.toml  the settings, commented defaults (kept if present;
 #                                --profile changes only its profile line)
 #   /etc/keystand/NAME.toml      a profile given as a file (--profile my-build.toml):
@@ -109,6 +111,7 @@ live() {
 }
 
 NEW_DIRS=()
+CHANGED=0 # set by any file or venv written: a run that changed nothing leaves the stand running
 declare -A PLANNED=()
 # Make DIR (mode MODE) and any missing parent, remembering which were missing.
 make_dir() {
@@ -133,6 +136,7 @@ put() {
         return
     fi
     act install -m "$mode" "${OWNER[@]}" "$src" "$dst"
+    CHANGED=1
 }
 write_text() { # write_text DST MODE: stdin into DST
     local tmp
@@ -165,35 +169,70 @@ set_profile() {
         END { if (in_service && !done) print line; else if (!done) print "\n[service]\n" line }'
 }
 
-# Debian packages pip needs for the `pi` extra: PyPI has no aarch64 wheels of
-# lgpio or spidev, so pip compiles them (lgpio through swig, against liblgpio).
-BUILD_DEPS=(python3-venv python3-dev gcc swig liblgpio-dev)
-missing_packages() { # the BUILD_DEPS the tree's dpkg database does not list as installed
-    local admin=$R/var/lib/dpkg pkg
-    for pkg in "${BUILD_DEPS[@]}"; do
-        if [ -f "$admin/status" ] && command -v dpkg-query >/dev/null &&
-            [ "$(dpkg-query --admindir="$admin" -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ]; then
-            continue
-        fi
-        echo "$pkg"
-    done
+# Debian packages: python3-venv for the venv; then, for each requirement PyPI has
+# no wheel of for this machine (pip would compile it), what compiling it takes.
+# spidev has no wheels at all (gcc, python3-dev); lgpio has aarch64 and x86_64
+# wheels (statically linked: no liblgpio); Pillow has wheels for 64-bit Arm.
+declare -A COMPILE_DEPS=(
+    [spidev]="gcc python3-dev"
+    [lgpio]="gcc python3-dev swig liblgpio-dev"
+    [pillow]="gcc python3-dev libjpeg-dev zlib1g-dev"
+)
+IMAGE_DEPS=(python3-venv gcc python3-dev) # what an image's chroot needs to build the venv
+installed() { # installed PKG: dpkg's database (the tree's, with --root) lists it
+    local admin=$R/var/lib/dpkg
+    [ -f "$admin/status" ] && command -v dpkg-query >/dev/null &&
+        [ "$(dpkg-query --admindir="$admin" -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
 }
-build_deps() {
-    local missing
-    mapfile -t missing < <(missing_packages)
+# apt_install WHY PKG...: those not installed yet, each checked against apt first.
+apt_install() {
+    local why=$1 pkg missing=()
+    shift
+    for pkg in "$@"; do installed "$pkg" || missing+=("$pkg"); done
     if [ ${#missing[@]} = 0 ]; then
-        say "build packages are installed (${BUILD_DEPS[*]})"
+        say "packages installed: $* ($why)"
         return
     fi
     if [ -n "$R" ]; then
-        say "the venv's build needs these packages in the tree (install them there first):"
+        say "the image needs these packages ($why); install them in its chroot:"
+        echo "  (--root: not run) apt-get install -y --no-install-recommends ${missing[*]}"
+        return
     elif ! command -v apt-get >/dev/null; then
-        say "WARNING: no apt-get here; install these (or your system's like) first: ${missing[*]}"
+        say "WARNING: no apt-get here; install these (or your system's like) first: ${missing[*]} ($why)"
         return
     fi
     live apt-get update -qq || fail "apt-get update failed (above): is the Pi online?"
+    for pkg in "${missing[@]}"; do
+        [ "$DRY" = 1 ] || apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [^(]' ||
+            fail "package $pkg is not in this system's apt sources, and $why (Raspberry Pi OS's archive has it)"
+    done
     live apt-get install -y --no-install-recommends "${missing[@]}" ||
-        fail "apt-get could not install ${missing[*]} (above); pip needs them to build lgpio and spidev"
+        fail "apt-get could not install ${missing[*]} (above); $why"
+}
+requirements() { # keystand's and its pi extra's requirements, from pyproject.toml
+    python3 - "$SRC/pyproject.toml" <<'PY'
+import sys, tomllib
+project = tomllib.load(open(sys.argv[1], "rb"))["project"]
+print("\n".join(project["dependencies"] + project["optional-dependencies"]["pi"]))
+PY
+}
+# The build packages for what pip must compile here: asks the venv's pip for a
+# wheel of each requirement (a download of the wheel only, no build).
+compile_deps() {
+    local pip=$1 req name wheels packages=()
+    wheels=$(mktemp -d)
+    while read -r req; do
+        name=$(echo "$req" | sed 's/[<>=!~ ;\[].*//' | tr '[:upper:]' '[:lower:]')
+        if "$pip" download --quiet --no-deps --only-binary=:all: -c "$SRC/constraints.txt" \
+            -d "$wheels" "$req" >/dev/null 2>&1; then
+            continue
+        fi
+        say "no wheel of $name for this machine: pip compiles it" >&2
+        # shellcheck disable=SC2206 # the table's values are word lists
+        packages+=(${COMPILE_DEPS[$name]:-gcc python3-dev})
+    done < <(requirements)
+    rm -rf "$wheels"
+    [ ${#packages[@]} = 0 ] || printf '%s\n' "${packages[@]}" | awk '!seen[$0]++'
 }
 
 # ---- install -----------------------------------------------------------------------
@@ -227,7 +266,11 @@ install_all() {
     fi
     say "profile $PROFILE (I2C: $([ $needs_i2c = 1 ] && echo yes || echo no), serial grid: $([ $needs_serial = 1 ] && echo yes || echo no))"
 
-    if [ "$VENV" = 1 ] || [ -n "$R" ]; then build_deps; fi
+    if [ -n "$R" ]; then
+        apt_install "the venv is built in the image: pip compiles spidev there" "${IMAGE_DEPS[@]}"
+    elif [ "$VENV" = 1 ]; then
+        apt_install "the venv needs it" python3-venv
+    fi
     if [ "$VENV" = 1 ] && [ -n "$R" ]; then
         say "WARNING: a venv made under --root has $R in its scripts' paths and this"
         say "         machine's Python: use --no-venv and build it in the image (README.md)"
@@ -237,18 +280,7 @@ install_all() {
         command -v python3 >/dev/null || fail "python3 is missing: sudo apt install python3-venv"
         python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
             fail "keystand needs Python 3.11 or newer (Raspberry Pi OS Bookworm has it)"
-        local waveshare build
-        waveshare=$(sed -n 's/^WAVESHARE := //p' "$SRC/Makefile")
-        [ -x "$OPT/venv/bin/python" ] || act python3 -m venv "$OPT/venv"
-        # A copy to build from: pip must not leave root-owned build files in the checkout.
-        build=$SRC
-        if [ "$DRY" = 0 ]; then
-            build=$(mktemp -d)
-            tar -C "$SRC" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$build" -xf -
-        fi
-        act "$OPT/venv/bin/pip" install --quiet --upgrade -c "$SRC/constraints.txt" "$build[pi]"
-        act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
-        [ "$build" = "$SRC" ] || rm -rf "$build"
+        build_venv
     else
         echo "  (--no-venv) $OPT/venv left as it is"
     fi
@@ -276,10 +308,10 @@ install_all() {
     live systemd-sysusers "$SYSUSERS"
 
     put "$SRC/systemd/99-keystand-grid.rules" "$UDEV" 0644
-    live udevadm control --reload-rules
+    if_running udevd "the rule" udevadm control --reload-rules
 
     put "$SRC/systemd/keystand.service" "$UNIT" 0644
-    live systemctl daemon-reload
+    if_running systemd "the unit" systemctl daemon-reload
     [ -d "$R/etc/systemd/system/multi-user.target.wants" ] ||
         NEW_DIRS+=("$R/etc/systemd/system/multi-user.target.wants") # made by enable
     act "${SYSTEMCTL[@]}" enable keystand.service
@@ -294,15 +326,76 @@ install_all() {
 
     # doctor opens the panels, pins and buses the service holds: it runs between
     # a stop (an update; the screens are blanked) and the start, as the service's user.
-    live systemctl stop keystand.service
+    if [ "$CHANGED" = 0 ] && [ -z "$R" ] && running systemd &&
+        systemctl is-active --quiet keystand.service; then
+        say "nothing changed; the stand keeps running (keystand doctor: README step 3)"
+        return
+    fi
+    if_running systemd "the stand" systemctl stop keystand.service
     run_doctor
-    live systemctl start keystand.service
+    if_running systemd "the stand" systemctl start keystand.service
     say "done. Logs: journalctl -u keystand; settings: $CONFIG"
 }
 
+# running systemd|udevd: whether it runs here (not in a chroot, an image build, or
+# a container without it). Without --root only.
+running() {
+    case "$1" in
+        systemd) case "$(systemctl is-system-running 2>/dev/null)" in offline | unknown | "") return 1 ;; esac ;;
+        udevd) udevadm control --ping >/dev/null 2>&1 ;;
+    esac
+}
+# if_running DAEMON WHAT COMMAND...: run it on the live system if DAEMON runs;
+# else say WHAT takes effect at boot, and go on.
+if_running() {
+    local daemon=$1 what=$2
+    shift 2
+    if [ -n "$R" ] || [ "$DRY" = 1 ] || running "$daemon"; then
+        live "$@"
+    else
+        echo "  ($daemon is not running: $what takes effect at boot) $*"
+    fi
+}
+
+# The source as the venv gets it: the checkout less its own venv, git and caches.
+source_tar() {
+    tar -C "$SRC" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+        --exclude=./.venv --exclude=./.git --exclude=__pycache__ --exclude=.pytest_cache \
+        --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis -cf - .
+}
+build_venv() {
+    local waveshare build stamp=$OPT/venv/.keystand-source digest deps
+    waveshare=$(sed -n 's/^WAVESHARE := //p' "$SRC/Makefile")
+    digest=$( { source_tar; echo "$waveshare"; python3 --version; } | sha256sum | cut -d' ' -f1)
+    if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
+        echo "  (same) $OPT/venv: built from this source"
+        return
+    fi
+    [ -x "$OPT/venv/bin/python" ] || act python3 -m venv "$OPT/venv"
+    if [ "$DRY" = 1 ] && [ ! -x "$OPT/venv/bin/pip" ]; then
+        echo "  (the venv's pip then says which requirements need compiling, and apt-get installs what that takes)"
+    else
+        mapfile -t deps < <(compile_deps "$OPT/venv/bin/pip")
+        [ ${#deps[@]} = 0 ] || apt_install "pip compiles what has no wheel here" "${deps[@]}"
+    fi
+    # A copy to build from: pip must not leave root-owned build files in the checkout.
+    build=$SRC
+    if [ "$DRY" = 0 ]; then
+        build=$(mktemp -d)
+        source_tar | tar -C "$build" -xf -
+    fi
+    act "$OPT/venv/bin/pip" install --quiet --upgrade -c "$SRC/constraints.txt" "${build}[pi]"
+    act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
+    [ "$build" = "$SRC" ] || rm -rf "$build"
+    [ "$DRY" = 1 ] || echo "$digest" >"$stamp"
+    CHANGED=1
+}
+
 run_doctor() {
-    local keystand=/opt/keystand/venv/bin/keystand doctor
-    doctor=(runuser -u keystand -- env LG_WD=/tmp GPIOZERO_PIN_FACTORY=lgpio "$keystand" doctor)
+    local keystand=/opt/keystand/venv/bin/keystand doctor work
+    # doctor runs lgpio in a folder of its own (made per run, removed after), from
+    # a working folder the keystand user owns: never a shared one such as /tmp.
+    doctor=(runuser -u keystand -- env GPIOZERO_PIN_FACTORY=lgpio "$keystand" doctor)
     if [ -n "$R" ]; then
         echo "  (--root: not run) ${doctor[*]}"
         return
@@ -318,7 +411,10 @@ run_doctor() {
     else
         doctor+=(--profile "$PROFILE")
     fi
-    (cd /tmp && act "${doctor[@]}") || say "keystand doctor found problems (above); the service starts anyway"
+    work=$(mktemp -d)
+    chown keystand "$work"
+    (cd "$work" && act "${doctor[@]}") || say "keystand doctor found problems (above); the service starts anyway"
+    rm -rf "$work"
 }
 
 # check_bus NAME DTPARAM DEVICE RASPI_CONFIG_VERB: on, or say how to turn it on.
@@ -343,15 +439,17 @@ uninstall_all() {
     local dirs=()
     [ ! -f "$CREATED" ] || mapfile -t dirs < <(awk '{ print length, $0 }' "$CREATED" | sort -rn | cut -d' ' -f2-)
     if [ -f "$UNIT" ]; then
-        if [ -z "$R" ]; then
+        if [ -z "$R" ] && running systemd; then
             act systemctl disable --now keystand.service # stopping blanks both screens
+        elif [ -z "$R" ]; then
+            act systemctl disable keystand.service
         else
             act "${SYSTEMCTL[@]}" disable keystand.service
         fi
     fi
     act rm -f "$UNIT" "$UDEV" "$SYSUSERS"
-    live systemctl daemon-reload
-    live udevadm control --reload-rules
+    if_running systemd "the unit's removal" systemctl daemon-reload
+    if_running udevd "the rule's removal" udevadm control --reload-rules
     act rm -rf "$ETC" "$OPT"
     if [ -z "$R" ] && getent passwd keystand >/dev/null; then
         act userdel keystand
@@ -370,4 +468,6 @@ uninstall_all() {
     say "done"
 }
 
+# Sourced (the tests), it only defines the functions above.
+[[ "${BASH_SOURCE[0]}" == "$0" ]] || return 0
 if [ "$ACTION" = install ]; then install_all; else uninstall_all; fi

@@ -304,30 +304,132 @@ def test_a_profile_that_is_not_there_is_refused_in_one_line(system: Path) -> Non
 
 
 @pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="dpkg-query: not a Debian system")
-def test_the_packages_pip_builds_with_are_named_if_missing(system: Path) -> None:
-    needed = ["python3-venv", "python3-dev", "gcc", "swig", "liblgpio-dev"]
+def test_an_image_is_told_the_packages_its_venv_build_needs(system: Path) -> None:
+    """Into an image: pip compiles spidev in its chroot (no wheels anywhere);
+    lgpio's wheel needs no liblgpio-dev, so neither it nor swig is named."""
     line = "  (--root: not run) apt-get install -y --no-install-recommends "
     done = install(system, "--no-venv")
-    assert line + " ".join(needed) in done.stdout.splitlines()
+    assert line + "python3-venv gcc python3-dev" in done.stdout.splitlines()
+    assert "liblgpio-dev" not in done.stdout and "swig" not in done.stdout
 
     # An image with some of them: dpkg's database in the tree says which.
     dpkg = system / "var/lib/dpkg"
     dpkg.mkdir(parents=True)
-    (dpkg / "status").write_text(
-        "".join(
-            f"Package: {name}\nStatus: install ok installed\nArchitecture: arm64\n"
-            "Version: 1\nMaintainer: x\nDescription: x\n\n"
-            for name in ("python3-venv", "gcc", "swig")
+
+    def have(*names: str) -> None:
+        (dpkg / "status").write_text(
+            "".join(
+                f"Package: {name}\nStatus: install ok installed\nArchitecture: arm64\n"
+                "Version: 1\nMaintainer: x\nDescription: x\n\n"
+                for name in names
+            )
         )
-    )
+
+    have("python3-venv", "gcc")
     done = install(system, "--no-venv")
-    assert line + "python3-dev liblgpio-dev" in done.stdout.splitlines()
-    (dpkg / "status").write_text(
-        "".join(
-            f"Package: {name}\nStatus: install ok installed\nArchitecture: arm64\n"
-            "Version: 1\nMaintainer: x\nDescription: x\n\n"
-            for name in needed
-        )
-    )
+    assert line + "python3-dev" in done.stdout.splitlines()
+    have("python3-venv", "gcc", "python3-dev")
     done = install(system, "--no-venv")
-    assert "apt-get" not in done.stdout and "build packages are installed" in done.stdout
+    assert "apt-get" not in done.stdout and "packages installed: python3-venv" in done.stdout
+
+
+FAKES = {
+    # pip: a wheel of everything but spidev (as PyPI has for Debian 12 arm64)
+    "pip": """case "$*" in *download*spidev*) exit 1 ;; *download*) exit 0 ;; esac""",
+    "dpkg-query": "exit 1",  # nothing installed
+    # apt knows every package but liblgpio-dev (Debian has none)
+    "apt-cache": """case "$*" in *liblgpio-dev*) echo '  Candidate: (none)' ;;
+        *) echo '  Candidate: 1.0' ;; esac""",
+    "apt-get": """echo "apt-get $*" >> "$LOG\"""",
+    "udevadm": """echo "udevadm $*" >> "$LOG"; [ "$1 $2" != "control --ping" ]""",
+    "systemctl": """echo "systemctl $*" >> "$LOG"; [ "$1" != is-system-running ] || echo offline""",
+}
+
+
+def sourced(tmp_path: Path, script: str, **fakes: str) -> subprocess.CompletedProcess[str]:
+    """install.sh's functions (sourced: nothing runs) with stand-ins on PATH for
+    pip, dpkg-query, apt-cache, apt-get, udevadm and systemctl."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name, body in {**FAKES, **fakes}.items():
+        (bin_dir / name).write_text(f"#!/bin/bash\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    log = tmp_path / "log"
+    log.write_text("")
+    return subprocess.run(
+        ["bash", "-c", f'source "{SCRIPT}" --dry-run; DRY=0; {script}'],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "LOG": str(log)},
+    )
+
+
+def test_only_what_pip_must_compile_gets_build_packages(tmp_path: Path) -> None:
+    done = sourced(tmp_path, f'compile_deps "{tmp_path}/bin/pip"')
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["gcc", "python3-dev"]  # for spidev; lgpio has a wheel
+    assert "no wheel of spidev for this machine: pip compiles it" in done.stderr
+    assert "lgpio" not in done.stderr
+
+
+def test_a_compile_needing_lgpio_names_the_package_apt_lacks(tmp_path: Path) -> None:
+    """A machine with no lgpio wheel (32-bit Arm, say) and no liblgpio-dev in apt:
+    one line naming the package and why, and nothing installed."""
+    pip = 'case "$*" in *download*lgpio*|*download*spidev*) exit 1 ;; esac'
+    done = sourced(
+        tmp_path, f'apt_install "pip compiles lgpio" $(compile_deps "{tmp_path}/bin/pip")', pip=pip
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "keystand install: package liblgpio-dev is not in this system's apt sources, and "
+        "pip compiles lgpio (Raspberry Pi OS's archive has it)"
+    )
+    assert "apt-get install" not in (tmp_path / "log").read_text()
+
+
+def test_missing_packages_are_installed_with_apt(tmp_path: Path) -> None:
+    done = sourced(tmp_path, 'apt_install "pip compiles spidev" gcc python3-dev')
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "log").read_text().splitlines() == [
+        "apt-get update -qq",
+        "apt-get install -y --no-install-recommends gcc python3-dev",
+    ]
+
+
+def test_without_udevd_or_systemd_the_steps_wait_for_boot(tmp_path: Path) -> None:
+    """A container, a chroot, an image build: the reload and start are not run,
+    each says so in one line, and the install goes on."""
+    done = sourced(
+        tmp_path,
+        'if_running udevd "the rule" udevadm control --reload-rules; '
+        'if_running systemd "the stand" systemctl start keystand.service; echo went on',
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "  (udevd is not running: the rule takes effect at boot) udevadm control --reload-rules",
+        "  (systemd is not running: the stand takes effect at boot) "
+        "systemctl start keystand.service",
+        "went on",
+    ]
+    assert (tmp_path / "log").read_text().splitlines() == [
+        "udevadm control --ping",
+        "systemctl is-system-running",
+    ]
+
+
+def test_with_udevd_and_systemd_the_steps_run(tmp_path: Path) -> None:
+    done = sourced(
+        tmp_path,
+        'if_running udevd "the rule" udevadm control --reload-rules; '
+        'if_running systemd "the stand" systemctl start keystand.service',
+        udevadm='echo "udevadm $*" >> "$LOG"',
+        systemctl='echo "systemctl $*" >> "$LOG"; echo running',
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "log").read_text().splitlines() == [
+        "udevadm control --ping",
+        "udevadm control --reload-rules",
+        "systemctl is-system-running",
+        "systemctl start keystand.service",
+    ]
