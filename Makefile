@@ -13,7 +13,7 @@ ANALYZE := /usr/bin/systemd-analyze
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools install-pi bench
+.PHONY: test sim lint venv clean browser systemd-tools install-pi bench appliance-check
 
 venv: $(STAMP)
 
@@ -74,6 +74,12 @@ sim: $(STAMP)
 # Every figure in BENCHMARKS.md and bench/results.json, measured in one run.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# README "Build one" on a booted Debian 12 root (systemd-nspawn; arm64 through
+# qemu-user-static), proven from outside: docs/appliance.md. Root; not in `make test`.
+ARCH ?= arm64
+appliance-check:
+	ARCH=$(ARCH) tools/appliance/check.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis
