@@ -59,7 +59,7 @@ def _chip_trouble(chip_paths: list[str]) -> GpioDiagnosis:
         return GpioDiagnosis(
             GpioTrouble.NO_CHIP,
             "no GPIO chip (/dev/gpiochip0 is missing): this is not a Raspberry Pi, or the "
-            "service cannot see the device (run keystand doctor)",
+            "service cannot see the device",
         )
     refused = [p for p in chip_paths if not os.access(p, os.R_OK | os.W_OK)]
     if refused:

@@ -333,7 +333,8 @@ install_all() {
     fi
     if_running systemd "the stand" systemctl stop keystand.service
     run_doctor
-    if_running systemd "the stand" systemctl start keystand.service
+    if_running systemd "the stand" systemctl start keystand.service ||
+        say "the stand did not start: journalctl -u keystand says why (and doctor, above)"
     say "done. Logs: journalctl -u keystand; settings: $CONFIG"
 }
 

@@ -109,6 +109,8 @@ boot() {
     mkdir "$RUN/upper" "$RUN/work" "$RUN/merged"
     mount -t overlay overlay -o "lowerdir=$root,upperdir=$RUN/upper,workdir=$RUN/work" "$RUN/merged"
     # The checkout as `git clone` leaves it (less the host's venv and caches).
+    # As a Pi OS image has it: the hostname resolves (sudo asks).
+    echo "127.0.1.1 keystand-check" >>"$RUN/merged/etc/hosts"
     mkdir "$RUN/merged/root/keystand"
     tar -C "$SRC" --exclude=./.venv --exclude=__pycache__ --exclude=.pytest_cache \
         --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis -cf - . |
@@ -140,11 +142,13 @@ boot() {
 install_as_readme_says() {
     step "a  install: README 'Build one' step 2, literally"
     local apt started line
-    apt=$(grep -m1 '^ *sudo apt install ' "$SRC/README.md" | sed 's/^ *//')
-    [ -n "$apt" ] || die "README.md has no 'sudo apt install' line"
-    say "$apt"
+    apt=$(grep -m2 '^ *sudo apt \(update\|install\)' "$SRC/README.md" | sed 's/^ *//')
+    [ "$(echo "$apt" | wc -l)" = 2 ] || die "README.md has no 'sudo apt update' and 'sudo apt install' lines"
     started=$(now)
-    sh_in "cd /root && yes | $apt" >"$RUN/apt.log" 2>&1 || { tail -20 "$RUN/apt.log"; die "the README's apt line failed"; }
+    while IFS= read -r line; do
+        say "$line"
+        sh_in "cd /root && yes | $line" >>"$RUN/apt.log" 2>&1 || { tail -20 "$RUN/apt.log"; die "the README's '$line' failed"; }
+    done <<<"$apt"
     TIMING[apt]=$(since "$started")
     say "sudo systemd/install.sh --profile minimal"
     started=$(now)
@@ -249,6 +253,8 @@ last_lines_neutral() {
     done
 }
 shown_count() { inside sh -c 'wc -l < /var/lib/keystand/shown.log 2>/dev/null || echo 0'; }
+shown_more_than() { [ "$(shown_count)" -gt "$1" ]; }
+restarts_more_than() { [ "$(unit_state NRestarts)" -gt "$1" ]; }
 
 emulated_build() {
     local profile=$1 started pid before
@@ -271,7 +277,7 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
     status=$(inside systemctl status keystand.service --no-pager | sed -n 's/^ *Status: //p')
     [ -n "$status" ] || die "systemctl status shows no Status line"
     say "ok: READY after ${TIMING[ready-$profile]} s; Status: $status"
-    wait_for 60 "the first frame in the shown log" test "$(shown_count)" -gt 0
+    wait_for 60 "the first frame in the shown log" shown_more_than 0
     TIMING[first-frame-$profile]=$(since "$started")
     wait_for 600 "the scripted game to reach the state keystand play gives" plays_to_expected
     say "ok: the game played through the unit to $EXPECTED"
@@ -285,7 +291,7 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
     before=$(shown_count)
     started=$(now)
     inside systemctl start keystand.service || die "the second start failed"
-    wait_for 120 "a frame after the restart" test "$(shown_count)" -gt "$before"
+    wait_for 120 "a frame after the restart" shown_more_than "$before"
     TIMING[resume-first-frame-$profile]=$(since "$started")
     plays_to_expected || die "the restart did not resume the same turn: $(state_json)"
     say "ok: systemctl start resumed the same turn; first frame after ${TIMING[resume-first-frame-$profile]} s"
@@ -295,7 +301,7 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
     restarts=$(unit_state NRestarts)
     inside kill -STOP "$pid"
     say "main process $pid stopped (SIGSTOP): the watchdog (10 s here) must kill and restart it"
-    wait_for 120 "a restart by the watchdog" test "$(unit_state NRestarts)" -gt "$restarts"
+    wait_for 120 "a restart by the watchdog" restarts_more_than "$restarts"
     wait_for 120 "the restarted stand" is_active
     journal -n 80 | grep -q "Watchdog timeout" || die "the journal does not say the watchdog fired"
     wait_for 120 "the resumed game" plays_to_expected

@@ -5,13 +5,14 @@ keystand user, a oneshot): each thing the sandbox must refuse, tried. Prints a
 import os
 import socket
 import sys
+from collections.abc import Callable
 
 STATE = os.environ.get("STATE_DIRECTORY", "/var/lib/keystand")
 OUTSIDE = ["/etc/keystand", "/opt/keystand", "/usr/local", "/var/lib", "/root", "/home", "/"]
 leaks = 0
 
 
-def refused(what: str, attempt) -> None:
+def refused(what: str, attempt: Callable[[], object]) -> None:
     global leaks
     try:
         attempt()
