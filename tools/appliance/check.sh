@@ -33,8 +33,7 @@ GAME="clue A
 touch 0 0
 touch 1 1
 pass B
-clue B
-touch 4 4"
+clue B" # left in play: B gives the clue, A guesses
 SPEED=0.2 # the emulated panels' pace: a fifth of real refresh times
 
 say() { echo "appliance[$ARCH]: $*"; }
@@ -284,7 +283,8 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
 
     inside systemctl stop keystand.service
     last_lines_neutral || die "after stop, a seat's last shown line is not 'neutral': $(inside tail -4 /var/lib/keystand/shown.log)"
-    journal -n 30 | grep -q "the controller shows" || die "no emulation report in the journal"
+    journal -n 30 >"$RUN/journal-stop.txt"
+    grep -q "the controller shows" "$RUN/journal-stop.txt" || die "no emulation report in the journal"
     say "ok: systemctl stop: each panel's last frame is the neutral picture"
 
     dropin "$profile" # no script, no card: the same game, resumed
@@ -303,7 +303,9 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
     say "main process $pid stopped (SIGSTOP): the watchdog (10 s here) must kill and restart it"
     wait_for 120 "a restart by the watchdog" restarts_more_than "$restarts"
     wait_for 120 "the restarted stand" is_active
-    journal -n 80 | grep -q "Watchdog timeout" || die "the journal does not say the watchdog fired"
+    journal -n 200 >"$RUN/journal-watchdog.txt"
+    grep "Watchdog timeout\|Killing process\|Scheduled restart" "$RUN/journal-watchdog.txt" | sed 's/^/  | /'
+    grep -q "Watchdog timeout" "$RUN/journal-watchdog.txt" || die "the journal does not say the watchdog fired"
     wait_for 120 "the resumed game" plays_to_expected
     say "ok: the watchdog killed the hung stand, systemd restarted it, the journal says so, the game resumed"
     inside systemctl stop keystand.service
