@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -406,11 +407,22 @@ def _shutdown(service: Service, notifier: Any, ping: float | None) -> bool:
 
 
 class ShownLog:
-    """`--shown-log`: a line for each frame a panel has finished showing."""
+    """`--shown-log`: a line for each frame a panel has finished showing.
+
+    Each line is one write(2) on an O_APPEND descriptor, fsynced before the
+    panel's worker goes on: no line waits in a buffer for the process's end. A
+    frame finished after `close()` (a panel that outlived the stop's deadline)
+    still gets its line: the file is opened again for it. A line the disk
+    refuses is said once in the log; it never fails the panel's frame."""
 
     def __init__(self, path: Path) -> None:
-        self.file = open(path, "a", encoding="utf-8")  # noqa: SIM115 (closed by close())
+        self.path = path
         self.lock = threading.Lock()
+        self.fd: int | None = self._open()
+        self.complained = False
+
+    def _open(self) -> int:
+        return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
     def __call__(self, seat: Seat, image: object, refresh: object, tag: object) -> None:
         from .panel_worker import NEUTRAL
@@ -422,12 +434,24 @@ class ShownLog:
         else:
             return  # a frame of no journaled game (the disk refused its start)
         with self.lock:
-            self.file.write(line)
-            self.file.flush()
+            try:
+                fd = self.fd if self.fd is not None else self._open()
+                try:
+                    os.write(fd, line.encode())
+                    os.fsync(fd)
+                finally:
+                    if fd != self.fd:
+                        os.close(fd)
+            except OSError as e:
+                if not self.complained:
+                    self.complained = True
+                    log.warning("--shown-log %s: %s (line %r lost)", self.path, e, line.strip())
 
     def close(self) -> None:
         with self.lock:
-            self.file.close()
+            if self.fd is not None:
+                os.close(self.fd)
+                self.fd = None
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -226,3 +226,55 @@ def test_a_panel_stuck_at_stop_does_not_keep_the_other_awake(tmp_path: Path) -> 
         assert panels[Seat.B].slept == 1 and panels[Seat.A].slept == 0
     finally:
         release.set()
+
+
+class Gated(SimPanel):
+    """A panel as slow as the test says: each frame waits for one `go`."""
+
+    def __init__(self, model: str, go: threading.Semaphore, started: threading.Event) -> None:
+        super().__init__(model, rotation=90, speed=0)
+        self.go, self.started = go, started
+
+    def _display(self, frame, refresh) -> None:  # type: ignore[no-untyped-def]
+        self.started.set()
+        assert self.go.acquire(timeout=60), "the test never let the frame finish"
+        super()._display(frame, refresh)
+
+
+def test_a_frame_finished_after_the_log_closed_is_still_logged(tmp_path: Path) -> None:
+    """On a slow machine a panel can finish its neutral picture after the stop's
+    deadline, when `keystand run` has closed the shown log: the line is still
+    written (and fsynced), not lost with the process."""
+    from keystand.run import ShownLog
+
+    path = tmp_path / "shown.log"
+    log = ShownLog(path)
+    go = {seat: threading.Semaphore(0) for seat in Seat}
+    started = {seat: threading.Event() for seat in Seat}
+    stand = Stand(Store(tmp_path / "state"), new_card=lambda: generate(5))
+    stand.boot()
+    panels = {s: Gated("epd2in13_V4", go[s], started[s]) for s in Seat}
+    service = Service(
+        stand, panels, render=screens.render, blank=screens.blank, on_shown=log, idle_sleep=3600
+    ).start()
+    for seat in Seat:  # the first game frame, drawn
+        assert started[seat].wait(30)
+        started[seat].clear()
+        go[seat].release()
+    assert service.drain(30)
+    # The stop times out (its panels hold the neutral picture), then the log closes.
+    assert not service.shutdown(0.2)
+    log.close()
+    for seat in Seat:  # now the panels finish: the neutral picture (sealed twice over)
+        assert started[seat].wait(30)
+        for _ in range(5):
+            go[seat].release()
+    assert service.wait_stopped(30)
+    for seat in Seat:
+        assert service.workers[seat].wait_idle(30)
+        assert service.workers[seat].stop(30)
+    lines = path.read_text().splitlines()
+    for seat in "AB":
+        mine = [line for line in lines if line.startswith(f"{seat} ")]
+        assert mine[0].split()[2] == "1", lines  # the game frame, then only neutral ones
+        assert mine[1:] and set(mine[1:]) == {f"{seat} neutral"}, lines
