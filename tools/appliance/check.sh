@@ -168,6 +168,20 @@ install_as_readme_says() {
     say "ok: installed in ${TIMING[install]} s (venv ${TIMING[venv]} s); doctor names the missing chip and SPI"
 }
 
+# Emulation's relaxations, in a drop-in of the check's own (arm64 only): under
+# qemu-user, systemd (emulated too) cannot set up the service's network
+# namespace (EIO), and translated code lives in pages written then run.
+relax() { # relax UNIT
+    [ "$ARCH" != amd64 ] || return 0
+    inside mkdir -p "/etc/systemd/system/$1.service.d"
+    printf '%s\n' "[Service]" \
+        "# qemu-user: systemd cannot make the network namespace (EIO); AF_UNIX only still holds." \
+        "PrivateNetwork=no" \
+        "# qemu-user translates code into pages it writes, then runs: W^X would kill it." \
+        "MemoryDenyWriteExecute=no" | inside tee "/etc/systemd/system/$1.service.d/emulation.conf" >/dev/null
+    inside systemctl daemon-reload
+}
+
 # ---- b: no GPIO ---------------------------------------------------------------------
 
 unit_state() { inside systemctl show keystand.service -p "$1" --value; }
@@ -194,6 +208,7 @@ no_restart_loop() { # no_restart_loop WHAT SAYS
 
 no_gpio() {
     step "b  the minimal unit where there is no GPIO"
+    relax keystand
     no_restart_loop "not a Pi" "cannot claim GPIO17 for RST: not a Raspberry Pi"
     # A Pi's revision in /proc/cpuinfo: gpiozero then opens the chip, which is missing.
     sh_in 'mkdir -p /etc/systemd/system/keystand.service.d /var/lib/keystand-check &&
@@ -216,10 +231,6 @@ dropin() { # dropin PROFILE [SCRIPT]
         echo "ExecStart="
         echo "ExecStart=/opt/keystand/venv/bin/keystand run --config /etc/keystand/keystand.toml --profile $profile --emulate /var/lib/keystand/emulate --speed $SPEED --shown-log /var/lib/keystand/shown.log$extra"
         echo "WatchdogSec=10"
-        if [ "$ARCH" != amd64 ]; then
-            echo "# qemu-user translates code into pages it writes, then runs: W^X would kill it."
-            echo "MemoryDenyWriteExecute=no"
-        fi
     } | inside tee /etc/systemd/system/keystand.service.d/check.conf >/dev/null
     inside systemctl daemon-reload
 }
@@ -318,6 +329,8 @@ print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
 sandbox() {
     step "d  the sandbox"
     local exposure
+    inside rm -rf /etc/systemd/system/keystand.service.d/emulation.conf # the shipped unit, as shipped
+    inside systemctl daemon-reload
     exposure=$(inside systemd-analyze security keystand.service --no-pager | sed -n 's/.*Overall exposure level for keystand.service: \([0-9.]*\).*/\1/p')
     [ -n "$exposure" ] || die "systemd-analyze security printed no exposure level"
     awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || die "exposure $exposure is above 2.0"
@@ -329,11 +342,7 @@ sandbox() {
         -e '/^Restart/d' -e '/^TimeoutStartSec=/d' \
         -e 's|^ExecStart=.*|ExecStart=/usr/bin/python3 /usr/local/lib/keystand-check/probe.py|' \
         "$SRC/systemd/keystand.service" | inside tee /etc/systemd/system/keystand-probe.service >/dev/null
-    if [ "$ARCH" != amd64 ]; then
-        inside mkdir -p /etc/systemd/system/keystand-probe.service.d
-        printf '[Service]\n# qemu-user translates code into pages it writes, then runs: W^X would kill it.\nMemoryDenyWriteExecute=no\n' |
-            inside tee /etc/systemd/system/keystand-probe.service.d/check.conf >/dev/null
-    fi
+    relax keystand-probe
     inside systemctl daemon-reload
     local ok=0
     inside systemctl start keystand-probe.service || ok=$?
@@ -366,6 +375,7 @@ again() {
         die "the second install did something (above)"
     say "ok: the second install changed nothing ($(grep -c '(same)\|(kept)' "$RUN/install2.log") files the same)"
 
+    inside rm -rf /etc/systemd/system/keystand.service.d # the check's own: install.sh does not know it
     sh_in "cd /root/keystand && sudo systemd/install.sh uninstall" >"$RUN/uninstall.log" 2>&1 ||
         { cat "$RUN/uninstall.log"; die "uninstall failed"; }
     local left
