@@ -316,7 +316,7 @@ def main(
         return e.code if isinstance(e.code, int) else 0
     try:
         if args.command in ("run", "doctor"):  # the commands that may load lgpio
-            with gpio.lgpio_workdir():
+            with gpio.lgpio_session():
                 return (
                     run.run(args, out, err) if args.command == "run" else doctor.run(args, out, err)
                 )

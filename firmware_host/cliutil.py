@@ -15,8 +15,9 @@ from .rules import Card, CardError, KeystandError
 
 EXIT_USAGE = 2
 EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
-# systemd's NOTCONFIGURED: the machine must change first (no GPIO chip, SPI off, not
-# a Pi); the unit's RestartPreventExitStatus= names it, so systemd does not loop.
+# systemd's NOTCONFIGURED: the machine must change first (no GPIO chip or one the
+# user may not open, SPI off or refused, not a Pi); the unit's
+# RestartPreventExitStatus= names it, so systemd does not loop.
 EXIT_NO_HARDWARE = 6
 
 
@@ -25,8 +26,9 @@ class UsageError(KeystandError, ValueError):
 
 
 class HardwareError(KeystandError, OSError):
-    """The stand's hardware cannot be had: no GPIO chip, SPI off, a busy line.
-    `lasting` when starting again cannot help until the machine changes."""
+    """The stand's hardware cannot be had: no GPIO chip, one refused, SPI off, a
+    busy line. `lasting` when starting again cannot help until the machine (or
+    its groups) changes."""
 
     def __init__(self, message: str, *, lasting: bool) -> None:
         super().__init__(message)

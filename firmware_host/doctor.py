@@ -296,7 +296,9 @@ def _needed_modules(profile: profiles.Profile) -> list[tuple[str, str]]:
 def _modules(profile: profiles.Profile, machine: Machine) -> Iterator[Check]:
     for module, why in _needed_modules(profile):
         if machine.has_module(module):
-            yield Check(f"module {module}", True, f"importable ({why})")
+            # Found, not loaded: loading lgpio would make its pipe and move the
+            # process; a wheel that will not load is named by the claim's line.
+            yield Check(f"module {module}", True, f"installed ({why})")
         else:
             yield Check(f"module {module}", False, f"missing ({why}): {PI_EXTRA}")
 
@@ -343,13 +345,21 @@ def _device(machine: Machine, device: str, what: str, missing_fix: str) -> Check
     path = machine.path(device)
     if not path.exists():
         if not machine.on_pi:  # raspi-config is no fix on a desktop or in a container
-            return Check(name, False, "missing: none on this machine (not a Raspberry Pi)")
+            return Check(name, False, f"missing: {_none_here(device)} (not a Raspberry Pi)")
         return Check(name, False, f"missing: {missing_fix}")
     try:
         machine.open_device(path)
     except OSError as e:
         return Check(name, False, _open_failed(e, machine))
     return Check(name, True, "present, opens read-write")
+
+
+def _none_here(device: str) -> str:
+    name = Path(device).name
+    for prefix, kind in (("gpiochip", "GPIO chip"), ("spidev", "SPI"), ("i2c-", "I2C bus")):
+        if name.startswith(prefix):
+            return f"no {kind} on this machine"
+    return "no such device on this machine"
 
 
 def _open_failed(e: OSError, machine: Machine) -> str:

@@ -272,16 +272,17 @@ def _check_state_dir(state_dir: Path) -> None:
 
 def _hardware(error: Exception, hint: str, prefix: str = "") -> KeystandError:
     """A start refused for its hardware, as the exit status systemd reads: a GPIO
-    chip or SPI device the machine lacks is lasting (no restart loop), a line
-    another program holds may free itself; any other refusal is a bad setting."""
-    from keystand.drivers.display.hal import PanelBusError, PanelGpioError
-    from keystand.drivers.inputs.keys import KeyPinError
+    chip or SPI device the machine lacks or refuses is lasting (no restart loop),
+    a line another program holds may free itself; any other refusal is a bad
+    setting."""
+    from keystand.drivers.display.hal import PanelBusError
+    from keystand.drivers.gpio import GpioClaimError
 
     message = f"{prefix}{error} {hint}".rstrip()
-    if isinstance(error, PanelGpioError | KeyPinError):
+    if isinstance(error, GpioClaimError):
         return HardwareError(message, lasting=error.trouble.lasting)
-    if isinstance(error, PanelBusError):  # SPI off or spidev missing; not a refused one
-        return HardwareError(message, lasting=not isinstance(error.__cause__, PermissionError))
+    if isinstance(error, PanelBusError):  # SPI off, refused, or spidev missing
+        return HardwareError(message, lasting=True)
     return UsageError(message)
 
 

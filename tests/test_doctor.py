@@ -302,8 +302,11 @@ def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_pat
         "desktop, `make sim` runs the stand; --emulate DIR runs this profile's drivers)"
     )
     # One line each for what a container or a desktop lacks; no raspi-config advice.
-    for check in checks[3:]:
-        assert str(check).endswith("missing: none on this machine (not a Raspberry Pi)")
+    assert [str(check) for check in checks[3:]] == [
+        "FAIL /dev/gpiochip0 (GPIO): missing: no GPIO chip on this machine (not a Raspberry Pi)",
+        "FAIL /dev/spidev0.0 (seat A): missing: no SPI on this machine (not a Raspberry Pi)",
+        "FAIL /dev/spidev0.1 (seat B): missing: no SPI on this machine (not a Raspberry Pi)",
+    ]
     code, checks = lines("desktop", off)
     assert code == 0 and [c.name for c in checks] == ["profile", "machine"]
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from ..gpio import GpioTrouble, diagnose
+from ..gpio import GpioClaimError, GpioTrouble, diagnose, keep_cwd
 from .base import PanelError
 
 if TYPE_CHECKING:
@@ -78,13 +78,20 @@ class PanelBusError(PanelError, OSError):
     """The SPI device cannot be opened or written (SPI disabled, no permission)."""
 
 
-class PanelGpioError(PanelError, OSError):
-    """No GPIO access at all: no pin factory (not on a Pi), no gpiochip or no
-    permission for it, a line another program holds. `trouble` says which."""
+class PanelGpioError(PanelError, GpioClaimError):
+    """A panel's line cannot be had: no pin factory (not on a Pi), no gpiochip or
+    no permission for it, a line another program holds. `trouble` says which,
+    `pin` and `chip` where."""
 
-    def __init__(self, message: str, trouble: GpioTrouble = GpioTrouble.OTHER) -> None:
-        self.trouble = trouble
-        super().__init__(message)
+    def __init__(
+        self,
+        message: str,
+        trouble: GpioTrouble = GpioTrouble.OTHER,
+        *,
+        pin: int,
+        chip: str | None = None,
+    ) -> None:
+        super().__init__(message, pin=pin, trouble=trouble, chip=chip)
 
 
 @dataclass(frozen=True)
@@ -272,7 +279,7 @@ class PanelHal:
 
         def claim(name: str, gpio: int, make: Callable[[], object]) -> object:
             try:
-                with warnings.catch_warnings():
+                with warnings.catch_warnings(), keep_cwd():
                     # gpiozero warns of each pin library it tries and passes over;
                     # the error below says it once if none would do.
                     warnings.simplefilter("ignore")
@@ -295,6 +302,8 @@ class PanelHal:
                     f"seat {self.seat} ({self.model}): cannot claim GPIO{gpio} for {name}: "
                     f"{found.detail}",
                     found.trouble,
+                    pin=gpio,
+                    chip=found.chip,
                 ) from error
             made.append(device)
             return device

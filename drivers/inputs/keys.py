@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..gpio import GpioTrouble, diagnose
+from ..gpio import GpioClaimError, GpioTrouble, diagnose, keep_cwd
 from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
 from .events import SEATS, KeyName, Press
 
@@ -58,12 +58,14 @@ def check_keys(pins: Mapping[str, Mapping[str, int]]) -> dict[tuple[str, KeyName
     return out
 
 
-class KeyPinError(InputError, OSError):
-    """A key's GPIO line cannot be had; `trouble` says why (see keystand.drivers.gpio)."""
+class KeyPinError(InputError, GpioClaimError):
+    """A key's GPIO line cannot be had; `trouble` says why (see keystand.drivers.gpio),
+    `pin` and `chip` where."""
 
-    def __init__(self, message: str, trouble: GpioTrouble) -> None:
-        super().__init__(message)
-        self.trouble = trouble
+    def __init__(
+        self, message: str, trouble: GpioTrouble, *, pin: int, chip: str | None = None
+    ) -> None:
+        super().__init__(message, pin=pin, trouble=trouble, chip=chip)
 
 
 class _Key:
@@ -161,7 +163,7 @@ class SeatKeys(InputDriver):
             for (seat, key), pin in self.pins.items():
                 state = _Key(seat, key, self.bounce_time, self.clock, emit)
                 try:
-                    with warnings.catch_warnings():
+                    with warnings.catch_warnings(), keep_cwd():
                         # gpiozero warns of each pin library it tries and passes
                         # over; the error below says it once if none would do.
                         warnings.simplefilter("ignore")
@@ -177,7 +179,10 @@ class SeatKeys(InputDriver):
                     if found is None:
                         raise
                     raise KeyPinError(
-                        f"seat {seat} key {key.value} on GPIO{pin}: {found.detail}", found.trouble
+                        f"seat {seat} key {key.value} on GPIO{pin}: {found.detail}",
+                        found.trouble,
+                        pin=pin,
+                        chip=found.chip,
                     ) from e
                 button.when_pressed = state.pressed
                 button.when_released = state.released
