@@ -90,7 +90,7 @@ def has_lgpio() -> bool:
         return False
 
 
-def _chip_trouble(chip_paths: list[str]) -> GpioDiagnosis:
+def _chip_trouble(chip_paths: list[str], said: str = "") -> GpioDiagnosis:
     if not chip_paths:
         return GpioDiagnosis(
             GpioTrouble.NO_CHIP,
@@ -108,20 +108,21 @@ def _chip_trouble(chip_paths: list[str]) -> GpioDiagnosis:
         )
     return GpioDiagnosis(
         GpioTrouble.NO_CHIP,
-        f"cannot open the GPIO chip ({', '.join(chip_paths)}): is it a Raspberry Pi's?",
+        f"cannot use the GPIO chip ({', '.join(chip_paths)}{': ' + said if said else ''}): "
+        "is it a Raspberry Pi's?",
         chip_paths[0],
     )
 
 
 def _lgpio_trouble(text: str, chip_paths: list[str]) -> GpioDiagnosis:
-    if "busy" in text.lower():
+    if "busy" in text.lower() or "in use" in text:
         return GpioDiagnosis(
             GpioTrouble.BUSY,
             "the line is busy: another program holds it (is keystand already running? "
             "sudo systemctl stop keystand)",
         )
     if "gpiochip" in text or "permi" in text:
-        return _chip_trouble(chip_paths)
+        return _chip_trouble(chip_paths, text)
     return GpioDiagnosis(GpioTrouble.OTHER, f"lgpio: {text}")
 
 

@@ -451,3 +451,14 @@ def test_doctors_panel_line_says_what_lgpio_found(
     assert not check.ok and says in check.detail
     assert "keystand[pi]" not in check.detail
     assert ("running" in check.detail) is (refuse == "GPIO busy")
+
+
+def test_a_chip_that_opens_but_refuses_the_line_says_what_lgpio_said(monkeypatch) -> None:
+    """ "GPIO operation not permitted" on a chip the user may open: the line is
+    beyond the chip's or reserved (the wrong chip opened), not a permission to fix."""
+    monkeypatch.setattr(gpio.os, "access", lambda path, mode: True)
+    found = diagnose(lgpio_error("GPIO operation not permitted"), ["/dev/gpiochip0"])
+    assert found is not None and found.chip == "/dev/gpiochip0"
+    assert "GPIO operation not permitted" in found.detail and "usermod" not in found.detail
+    in_use = diagnose(lgpio_error("GPIO already in use"), ["/dev/gpiochip0"])
+    assert in_use is not None and in_use.trouble is GpioTrouble.BUSY
