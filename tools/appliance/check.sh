@@ -373,8 +373,16 @@ sandbox() {
 # ---- e: idempotent install, uninstall ---------------------------------------------------
 
 INSTALLED="/opt/keystand /etc/keystand /etc/systemd/system/keystand.service /etc/udev/rules.d/99-keystand-grid.rules /etc/sysusers.d/keystand.conf"
+# Every installed path's mode, owner, mtime and size, and each file's checksum: read
+# from the host through the overlay (natively: an emulated sha256sum is slow).
 snapshot() {
-    sh_in "find $INSTALLED -printf '%p %m %u %g %T@ %s\n' 2>/dev/null | sort"
+    local path
+    for path in $INSTALLED; do
+        [ ! -e "$RUN/merged$path" ] || (cd "$RUN/merged" && find ".$path" -printf '%p %m %U %G %T@ %s %l\n')
+    done | sort
+    for path in $INSTALLED; do
+        [ ! -e "$RUN/merged$path" ] || (cd "$RUN/merged" && find ".$path" -type f -print0 | xargs -0r sha256sum)
+    done | sort
 }
 again() {
     step "e  install.sh again, uninstall, uninstall --purge"
