@@ -97,6 +97,7 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM # so that the EXIT trap powers the container off
 
 # inside COMMAND...: run it in the booted container, as root, with a clean environment.
 inside() {
@@ -426,7 +427,7 @@ timings() {
         resume-first-frame-touch-mpr121 ready-minimal first-frame-minimal resume-first-frame-minimal total; do
         [ -n "${TIMING[$key]:-}" ] && echo "  $key: ${TIMING[$key]} s"
     done
-    line="| $(date -u +%Y-%m-%d) | $ARCH | ${TIMING[root]} | ${TIMING[boot]} | ${TIMING[apt]} | ${TIMING[install]} | ${TIMING[venv]} | ${TIMING[first-frame-touch-mpr121]} | ${TIMING[resume-first-frame-minimal]} | ${TIMING[total]} |"
+    line="| $(date -u +%Y-%m-%d) | \`make appliance-check ARCH=$ARCH\` | ${TIMING[root]} | ${TIMING[boot]} | ${TIMING[apt]} | ${TIMING[install]} | ${TIMING[venv]} | ${TIMING[first-frame-touch-mpr121]} | ${TIMING[resume-first-frame-minimal]} | ${TIMING[total]} |"
     python3 "$HERE/record.py" "$SRC/docs/appliance.md" "$ARCH" "$line"
     say "recorded in docs/appliance.md"
 }
