@@ -146,6 +146,11 @@ write_text() { # write_text DST MODE: stdin into DST
     rm -f "$tmp"
 }
 
+shipped_profiles() { # the builds in hardware/, by name, on one line
+    local f names=()
+    for f in "$SRC"/hardware/*.toml; do names+=("$(basename "$f" .toml)"); done
+    echo "${names[*]}"
+}
 is_path() { case "$1" in */* | *.toml) return 0 ;; *) return 1 ;; esac; }
 profile_file() { # the profile's TOML, to see which buses it needs
     if is_path "$1"; then
@@ -255,7 +260,7 @@ install_all() {
         pfile=$(profile_file "$PROFILE")
     fi
     if [ -n "$given" ] && [ ! -f "$pfile" ]; then
-        fail "--profile $given: no such profile (shipped: $(cd "$SRC/hardware" && ls -- *.toml | sed 's/\.toml$//' | xargs); or a file's path)"
+        fail "--profile $given: no such profile (shipped: $(shipped_profiles); or a file's path)"
     fi
     if [ -f "$pfile" ]; then
         grep -Eiq '^[^#]*(mpr121|i2c)' "$pfile" && needs_i2c=1
@@ -308,10 +313,10 @@ install_all() {
     live systemd-sysusers "$SYSUSERS"
 
     put "$SRC/systemd/99-keystand-grid.rules" "$UDEV" 0644
-    if_running udevd "the rule" udevadm control --reload-rules
+    if_running udevd "the rule takes effect at boot" udevadm control --reload-rules
 
     put "$SRC/systemd/keystand.service" "$UNIT" 0644
-    if_running systemd "the unit" systemctl daemon-reload
+    if_running systemd "the unit takes effect at boot" systemctl daemon-reload
     [ -d "$R/etc/systemd/system/multi-user.target.wants" ] ||
         NEW_DIRS+=("$R/etc/systemd/system/multi-user.target.wants") # made by enable
     act "${SYSTEMCTL[@]}" enable keystand.service
@@ -331,9 +336,9 @@ install_all() {
         say "nothing changed; the stand keeps running (keystand doctor: README step 3)"
         return
     fi
-    if_running systemd "the stand" systemctl stop keystand.service
+    if_running systemd "nothing to stop" systemctl stop keystand.service
     run_doctor
-    if_running systemd "the stand" systemctl start keystand.service ||
+    if_running systemd "the stand starts at boot" systemctl start keystand.service ||
         say "the stand did not start: journalctl -u keystand says why (and doctor, above)"
     say "done. Logs: journalctl -u keystand; settings: $CONFIG"
 }
@@ -346,15 +351,16 @@ running() {
         udevd) udevadm control --ping >/dev/null 2>&1 ;;
     esac
 }
-# if_running DAEMON WHAT COMMAND...: run it on the live system if DAEMON runs;
-# else say WHAT takes effect at boot, and go on.
+# if_running DAEMON SAYS COMMAND...: run it on the live system if DAEMON runs;
+# else print it with SAYS (when it takes effect), and go on.
 if_running() {
-    local daemon=$1 what=$2
+    local daemon=$1 says=$2
     shift 2
-    if [ -n "$R" ] || [ "$DRY" = 1 ] || running "$daemon"; then
+    # Asked in a dry run too (both questions change nothing): it says what a real run would do.
+    if [ -n "$R" ] || running "$daemon"; then
         live "$@"
     else
-        echo "  ($daemon is not running: $what takes effect at boot) $*"
+        echo "  ($daemon is not running: $says) $*"
     fi
 }
 
@@ -385,7 +391,9 @@ build_venv() {
         build=$(mktemp -d)
         source_tar | tar -C "$build" -xf -
     fi
-    act "$OPT/venv/bin/pip" install --quiet --upgrade -c "$SRC/constraints.txt" "${build}[pi]"
+    # --prefer-binary: pip takes the wheels compile_deps found even when a newer
+    # release has only a source archive, which these build packages may not build.
+    act "$OPT/venv/bin/pip" install --quiet --upgrade --prefer-binary -c "$SRC/constraints.txt" "${build}[pi]"
     act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
     [ "$build" = "$SRC" ] || rm -rf "$build"
     [ "$DRY" = 1 ] || echo "$digest" >"$stamp"
@@ -449,8 +457,8 @@ uninstall_all() {
         fi
     fi
     act rm -f "$UNIT" "$UDEV" "$SYSUSERS"
-    if_running systemd "the unit's removal" systemctl daemon-reload
-    if_running udevd "the rule's removal" udevadm control --reload-rules
+    if_running systemd "the unit's removal takes effect at boot" systemctl daemon-reload
+    if_running udevd "the rule's removal takes effect at boot" udevadm control --reload-rules
     act rm -rf "$ETC" "$OPT"
     if [ -z "$R" ] && getent passwd keystand >/dev/null; then
         act userdel keystand
