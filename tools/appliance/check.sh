@@ -247,14 +247,18 @@ dropin() { # dropin PROFILE [SCRIPT]
     inside systemctl daemon-reload
 }
 
-# The fields of `keystand play --json` that `keystand state --json` shares: a JSON list.
-export WANT_FIELDS='["status","phase","clue_giver","guesser","turns_left","mistakes_left","agents_found","covered","misses","passes"]'
+# The fields of `keystand play --json` that `keystand state --json` shares, from
+# either's JSON on stdin, as one comparable line.
+game_fields() {
+    python3 -c 'import json, sys
+want = ["status", "phase", "clue_giver", "guesser", "turns_left", "mistakes_left",
+        "agents_found", "covered", "misses", "passes"]
+d = json.load(sys.stdin)
+print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))'
+}
 state_json() {
     inside /opt/keystand/venv/bin/keystand state --json --state-dir /var/lib/keystand 2>/dev/null |
-        python3 -c 'import json, os, sys
-want = json.loads(os.environ["WANT_FIELDS"])
-d = json.load(sys.stdin)
-print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))' 2>/dev/null || true
+        game_fields 2>/dev/null || true
 }
 
 wait_for() { # wait_for SECONDS WHAT COMMAND...: until COMMAND succeeds
@@ -286,10 +290,7 @@ emulated_build() {
     printf '%s\nwait 3600000\n' "$GAME" | inside tee /etc/keystand/check/game.txt >/dev/null
     printf '%s\n' "$GAME" | inside tee /etc/keystand/check/play.txt >/dev/null
     EXPECTED=$(inside /opt/keystand/venv/bin/keystand play --card-code "$CODE" --script /etc/keystand/check/play.txt --json |
-        python3 -c 'import json, os, sys
-want = json.loads(os.environ["WANT_FIELDS"])
-d = json.load(sys.stdin)
-print(json.dumps({k: d.get(k) for k in want}, sort_keys=True))')
+        game_fields)
     dropin "$profile" /etc/keystand/check/game.txt
     started=$(now)
     inside systemctl start keystand.service || die "systemctl start failed"
