@@ -174,7 +174,12 @@ class Recovery:
 
 def load(buf: bytes) -> Loaded:
     """The records of a journal file's bytes and how to repair it; pure (reads
-    and writes nothing), so it can be called on any bytes at all."""
+    and writes nothing, never raises), so it can be called on any bytes at all.
+
+    `records` are the records kept (in sequence from 0), `journal` the file as
+    `Journal.open` leaves it, `dropped` the bytes it cuts, `damaged` whether it
+    first keeps the whole file aside, `reason` the log line (without the copy's
+    name)."""
     records: list[Record] = []
     lines: list[bytes] = []
     cuts: list[Cut] = []
@@ -211,8 +216,10 @@ def _sound(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
     if head is None or int(head[1]) != seq:
         return None
     end = offset + _HEAD + int(head[2])
+    if end > len(buf):
+        return None
     payload = buf[offset + _HEAD : end]
-    if len(payload) != int(head[2]) or zlib.crc32(b"%08d" % seq + payload) != int(head[3], 16):
+    if zlib.crc32(b"%08d" % seq + payload) != int(head[3], 16):
         return None
     try:
         data = json.loads(payload)

@@ -320,3 +320,38 @@ def test_a_game_resumes_with_its_last_shown_event(tmp_path: Path, spoil: str) ->
     said = str(resumed.recovery)
     assert "record 3 is sound and kept" in said and NOT_SHOWN not in said
     assert (resumed.recovery.damaged_copy is None) == (spoil == "missing")
+
+
+def test_a_line_end_repair_keeps_the_copy_first_and_replaces_in_one_step(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The order a power cut cannot undo: the copy and its folder fsynced, then a
+    new file fsynced, renamed over the journal, the folder fsynced again."""
+    import os
+
+    path = tmp_path / "current.journal"
+    spoiled = WHOLE[:-1] + b"\x0b"
+    path.write_bytes(spoiled)
+    steps: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        steps.append("fsync " + os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(src: Path, dst: Path) -> None:
+        steps.append(f"rename {Path(src).name} {Path(dst).name}")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(journal.os, "fsync", fsync)
+    monkeypatch.setattr(journal.os, "replace", replace)
+    Journal.open(path)[0].close()
+    assert steps == [
+        "fsync current.journal.damaged-1",
+        f"fsync {tmp_path.name}",
+        "fsync current.journal.repair",
+        "rename current.journal.repair current.journal",
+        f"fsync {tmp_path.name}",
+    ]
+    assert path.read_bytes() == WHOLE
+    assert (tmp_path / "current.journal.damaged-1").read_bytes() == spoiled
