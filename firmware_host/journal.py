@@ -6,20 +6,29 @@ A record is one line of text, so a journal can be read with `less`:
     KS1 <seq:8 digits> <length:6 digits> <crc32:8 hex> <payload: JSON object>\\n
 
 `length` counts the payload's UTF-8 bytes and `crc32` covers the sequence
-number and the payload. Records are numbered from 0 without gaps. A power cut
-can leave only a torn tail: the file ends inside a record (a write in progress,
-no line end yet); `Journal.open` cuts it off, so the game resumes at the record
-before it. Any whole line that is not a sound record is damage, wherever it is
-(the last record and the start record included): the file is first copied
-aside whole (`<name>.damaged-<n>`, the copy and its folder fsynced), and only
-then are the records from the damage on cut, so a power cut during a repair
-cannot lose the only copy.
+number and the payload. Records are numbered from 0 without gaps.
+
+On open (`load` reads the bytes, `Journal.open` repairs the file):
+
+- A record whose head, length and CRC are sound is kept whatever follows it:
+  its line end is no part of the check, so a damaged or missing line end is
+  written again and the record stays (it may be the last thing both screens
+  showed).
+- A torn tail is the only thing cut in silence: the file ends inside the next
+  record's write (no line end, the head as far as it goes, shorter than its
+  length says). Its write never reached fsync, so no screen showed it.
+- Anything else that is not a sound record is damage, wherever it is (the last
+  record and the start record included): the file is first copied aside whole
+  (`<name>.damaged-<n>`, the copy and its folder fsynced), and only then is the
+  damage cut; the records after it are kept only if they follow in sequence.
+  A power cut during a repair cannot lose the only copy.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import zlib
 from dataclasses import dataclass
@@ -43,36 +52,6 @@ class Record:
     data: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Recovery:
-    """What `Journal.open` found besides good records: the bytes of a torn tail
-    cut off (a power cut mid-write), or damage: the record where it starts, the
-    bytes cut from there on, and where the whole file was kept aside."""
-
-    torn_bytes: int = 0
-    damaged_copy: Path | None = None
-    damaged_at: int | None = None  # the first record that is not sound
-    cut_bytes: int = 0  # bytes cut from the damage on (kept in the copy)
-
-    @property
-    def clean(self) -> bool:
-        return not self.torn_bytes and self.damaged_copy is None
-
-    def __str__(self) -> str:
-        if self.damaged_copy is not None:
-            return (
-                f"the journal is damaged at record {self.damaged_at}; the {self.damaged_at} "
-                f"record(s) before it are kept and {self.cut_bytes} bytes from there on were "
-                f"cut; the whole file was first copied to {self.damaged_copy}"
-            )
-        if self.torn_bytes:
-            return (
-                f"the last record was cut short ({self.torn_bytes} bytes, a write a power cut "
-                "interrupted) and was dropped; it had not been shown on any screen"
-            )
-        return "the journal is sound"
-
-
 def encode(seq: int, data: dict[str, Any]) -> bytes:
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
     if len(payload) > MAX_PAYLOAD:
@@ -81,49 +60,206 @@ def encode(seq: int, data: dict[str, Any]) -> bytes:
     return b"%s %08d %06d %08x " % (MAGIC, seq, len(payload), crc) + payload + b"\n"
 
 
-def _decode(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
-    """The record at `offset` if it is whole and sound, and the offset after it."""
-    head = buf[offset : offset + _HEAD]
-    if len(head) < _HEAD or not head.startswith(MAGIC + b" "):
+@dataclass(frozen=True)
+class Cut:
+    """Bytes of a journal file that are not a sound record, found where record
+    `seq` (the next in sequence) should start."""
+
+    at: int  # offset in the file as found
+    data: bytes
+    seq: int
+    line_end: bool  # record seq-1 ended its line (False: these bytes take its line end's place)
+    tail: bool  # the file ends with these bytes
+    torn: bool  # record seq's write cut short by a power cut: never shown, not kept aside
+
+    def __str__(self) -> str:
+        n = len(self.data)
+        if self.torn:
+            return (
+                f"record {self.seq}, the last, was cut short ({n} bytes, no line end: a write "
+                "a power cut interrupted) and was dropped; it had not been shown on any screen"
+            )
+        if not self.line_end:
+            if n == 0:
+                found = "its line end was missing: one was written"
+            elif n == 1:
+                found = f"its line end was damaged ({_preview(self.data)} in its place): "
+                found += "that byte was cut and a line end written"
+            else:
+                found = f"in place of its line end were {n} bytes that are no record "
+                found += f"({_preview(self.data)}): they were cut and a line end written"
+            then = "the file ended there" if self.tail else f"record {self.seq} follows, kept"
+            return f"record {self.seq - 1} is sound and kept, but {found}; {then}"
+        if self.tail:
+            return (
+                f"the journal is damaged at record {self.seq}: the {self.seq} record(s) before "
+                f"it are kept and the {n} bytes from there on, no sound record "
+                f"({_preview(self.data)}), were cut"
+            )
+        return (
+            f"the journal is damaged at record {self.seq}: {n} bytes that are no record "
+            f"({_preview(self.data)}) came before it and were cut; it and the records after "
+            "it are kept"
+        )
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a journal file's bytes hold: the records kept, the file as it should
+    be (each kept record on its own line), and what was cut and why."""
+
+    records: tuple[Record, ...]
+    journal: bytes
+    cuts: tuple[Cut, ...] = ()
+    bare: bool = False  # the file ended right after the last record, before its line end
+
+    @property
+    def dropped(self) -> bytes:
+        """Every byte of the file that `journal` does not hold."""
+        return b"".join(c.data for c in self.cuts)
+
+    @property
+    def damaged(self) -> bool:
+        """Whether the file is copied aside before the repair: anything is cut
+        but a torn tail."""
+        return any(not c.torn for c in self.cuts)
+
+    @property
+    def clean(self) -> bool:
+        return not self.cuts and not self.bare
+
+    @property
+    def reason(self) -> str:
+        said = [str(c) for c in self.cuts]
+        if self.bare:
+            said.append(
+                f"record {len(self.records) - 1} is sound and kept; the file ended before "
+                "its line end, which was written"
+            )
+        return "; ".join(said) or "the journal is sound"
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What `Journal.open` found and repaired, and where it first kept the whole
+    file aside (if anything but a torn tail was cut)."""
+
+    loaded: Loaded = Loaded((), b"")
+    damaged_copy: Path | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.loaded.clean
+
+    @property
+    def torn_bytes(self) -> int:
+        """The bytes of a torn tail cut off (cut in silence: never shown)."""
+        return sum(len(c.data) for c in self.loaded.cuts if c.torn)
+
+    @property
+    def cut_bytes(self) -> int:
+        """The bytes cut as damage (kept in the copy)."""
+        return sum(len(c.data) for c in self.loaded.cuts if not c.torn)
+
+    @property
+    def damaged_at(self) -> int | None:
+        """The record where the first damage was found."""
+        return next((c.seq for c in self.loaded.cuts if not c.torn), None)
+
+    def __str__(self) -> str:
+        if self.damaged_copy is None:
+            return self.loaded.reason
+        return f"{self.loaded.reason}; the whole file was first copied to {self.damaged_copy}"
+
+
+def load(buf: bytes) -> Loaded:
+    """The records of a journal file's bytes and how to repair it; pure (reads
+    and writes nothing, never raises), so it can be called on any bytes at all.
+
+    `records` are the records kept (in sequence from 0), `journal` the file as
+    `Journal.open` leaves it, `dropped` the bytes it cuts, `damaged` whether it
+    first keeps the whole file aside, `reason` the log line (without the copy's
+    name)."""
+    records: list[Record] = []
+    lines: list[bytes] = []
+    cuts: list[Cut] = []
+    offset, ended = 0, True  # ended: the last record kept was followed by its line end
+    while offset < len(buf):
+        seq = len(records)
+        got = _sound(buf, offset, seq)
+        if got is not None:
+            if not ended:  # right after the last record's payload: its line end is lost
+                cuts.append(Cut(offset, b"", seq, False, False, False))
+            record, end = got
+            records.append(record)
+            lines.append(buf[offset:end] + b"\n")
+            ended = buf[end : end + 1] == b"\n"
+            offset = end + ended
+            continue
+        found = _next_sound(buf, offset + 1, seq)
+        stop = len(buf) if found is None else found
+        tail = found is None
+        torn = tail and ended and _torn(buf[offset:], seq)
+        cuts.append(Cut(offset, buf[offset:stop], seq, ended, tail, torn))
+        offset, ended = stop, True
+    bare = bool(records) and not ended
+    return Loaded(tuple(records), b"".join(lines), tuple(cuts), bare)
+
+
+_HEAD_FORM = re.compile(rb"KS1 (\d{8}) (\d{6}) ([0-9a-f]{8}) ")
+
+
+def _sound(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
+    """Record `seq` if a sound one starts at `offset`, and the offset just past
+    its payload. The line end after it is no part of its soundness."""
+    head = _HEAD_FORM.fullmatch(buf, offset, offset + _HEAD)
+    if head is None or int(head[1]) != seq:
         return None
-    try:
-        fields = head[len(MAGIC) + 1 :].split(b" ")
-        got_seq, length, crc = int(fields[0]), int(fields[1]), int(fields[2], 16)
-    except (ValueError, IndexError):
+    end = offset + _HEAD + int(head[2])
+    if end > len(buf):
         return None
-    end = offset + _HEAD + length
     payload = buf[offset + _HEAD : end]
-    if got_seq != seq or len(payload) != length or buf[end : end + 1] != b"\n":
-        return None
-    if zlib.crc32(b"%08d" % seq + payload) != crc:
+    if zlib.crc32(b"%08d" % seq + payload) != int(head[3], 16):
         return None
     try:
         data = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):  # a sound CRC over a payload keystand never wrote
         return None
-    if not isinstance(data, dict):
-        return None
-    return Record(seq, data), end + 1
+    return (Record(seq, data), end) if isinstance(data, dict) else None
+
+
+def _next_sound(buf: bytes, start: int, seq: int) -> int | None:
+    """Where the first sound record `seq` at or after `start` begins."""
+    head = b"%s %08d " % (MAGIC, seq)
+    at = buf.find(head, start)
+    while at >= 0 and _sound(buf, at, seq) is None:
+        at = buf.find(head, at + 1)
+    return at if at >= 0 else None
+
+
+def _torn(tail: bytes, seq: int) -> bool:
+    """Whether `tail` can be record `seq`'s write cut short: no line end, its head
+    as far as it goes, and shorter than the payload its head declares."""
+    if b"\n" in tail:
+        return False
+    sample = b"%s %08d 000000 00000000 {" % (MAGIC, seq)
+    whole = tail + sample[len(tail) :]  # the missing part of the head filled in
+    head = _HEAD_FORM.fullmatch(whole, 0, _HEAD)
+    if head is None or int(head[1]) != seq or whole[_HEAD : _HEAD + 1] != b"{":
+        return False
+    length_known = len(tail) >= len(MAGIC) + 1 + 8 + 1 + 6  # its six digits are all there
+    return not length_known or len(tail) < _HEAD + int(head[2])
+
+
+def _preview(data: bytes) -> str:
+    return repr(data[:24]) + ("..." if len(data) > 24 else "")
 
 
 def read(path: Path) -> tuple[list[Record], int, bool]:
-    """The sound records of a journal file, the offset where they end, and
-    whether anything after that offset looks like a later sound record (damage,
-    not a torn tail)."""
-    buf = path.read_bytes()
-    records: list[Record] = []
-    offset = 0
-    while offset < len(buf):
-        got = _decode(buf, offset, len(records))
-        if got is None:
-            break
-        record, offset = got
-        records.append(record)
-    rest = buf[offset:]
-    # A torn tail is a record whose write never reached its line end; a whole
-    # line that is not a sound record (the last one too) is damage.
-    damaged = b"\n" in rest
-    return records, offset, damaged
+    """The records `load` keeps from a journal file (nothing changed on disk), the
+    length of the file as repaired, and whether a repair keeps a copy aside."""
+    loaded = load(path.read_bytes())
+    return list(loaded.records), len(loaded.journal), loaded.damaged
 
 
 def fsync_dir(path: Path) -> None:
@@ -149,22 +285,20 @@ class Journal:
 
     @classmethod
     def open(cls, path: Path) -> tuple[Journal, list[Record], Recovery]:
-        """Open (or create) the journal at `path`, repairing a torn tail."""
+        """Open (or create) the journal at `path`, repaired as `load` says."""
         path.parent.mkdir(parents=True, exist_ok=True)
         recovery = Recovery()
-        records: list[Record] = []
         if path.exists():
-            records, end, damaged = read(path)
-            size = path.stat().st_size
-            if damaged:
-                copy = keep_aside(path)
-                recovery = Recovery(
-                    damaged_copy=copy, damaged_at=len(records), cut_bytes=size - end
-                )
-            elif size > end:
-                recovery = Recovery(torn_bytes=size - end)
-            if size > end:
-                cut(path, end)
+            buf = path.read_bytes()
+            loaded = load(buf)
+            copy = keep_aside(path) if loaded.damaged else None
+            if buf.startswith(loaded.journal):
+                if len(buf) > len(loaded.journal):
+                    cut(path, len(loaded.journal))
+            else:  # a line end to write again, maybe records after it
+                rewrite(path, loaded.journal)
+            recovery = Recovery(loaded, copy)
+        records = list(recovery.loaded.records)
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         if created:
@@ -254,6 +388,21 @@ def cut(path: Path, end: int) -> None:
         f.truncate(end)
         f.flush()
         os.fsync(f.fileno())
+
+
+def rewrite(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` in one step a power cut cannot split: a new
+    file written and fsynced, renamed over it, the folder fsynced."""
+    new = path.with_name(f"{path.name}.repair")
+    fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(os.dup(fd), "wb") as f:
+            f.write(data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(new, path)
+    fsync_dir(path.parent)
 
 
 def _free_name(path: Path) -> Path:

@@ -1,4 +1,6 @@
-"""The journal: records survive, a torn tail is cut off, damage is kept aside."""
+"""The journal: records survive, a torn tail is cut off, damage is kept aside.
+
+A damaged line end and random damage to the last records: test_journal_line_end.py."""
 
 from __future__ import annotations
 
@@ -52,12 +54,13 @@ def test_journal_is_readable_by_its_owner_only(tmp_path: Path) -> None:
 
 
 def test_every_cut_of_the_last_record_loads_the_game_before_it(tmp_path: Path) -> None:
-    """DESIGN: journals cut at every byte offset of their last record load the
-    game up to the previous record (and the torn bytes are gone from the file)."""
+    """DESIGN: journals cut at every byte offset inside the last record's payload
+    load the game up to the previous record (and the torn bytes are gone from the
+    file); cut just before its line end, the record is whole, and kept."""
     whole = b"".join(encode(i, r) for i, r in enumerate(RECORDS))
     last_start = len(whole) - len(encode(len(RECORDS) - 1, RECORDS[-1]))
     path = tmp_path / "cut.journal"
-    for cut in range(last_start, len(whole)):
+    for cut in range(last_start, len(whole) - 1):
         path.write_bytes(whole[:cut])
         journal, records, recovery = Journal.open(path)
         journal.close()
@@ -65,6 +68,11 @@ def test_every_cut_of_the_last_record_loads_the_game_before_it(tmp_path: Path) -
         assert recovery.torn_bytes == cut - last_start
         assert recovery.damaged_copy is None
         assert path.read_bytes() == whole[:last_start]
+    path.write_bytes(whole[:-1])
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS
+    assert path.read_bytes() == whole and recovery.damaged_copy is None
     path.write_bytes(whole)
     assert len(Journal.open(path)[1]) == len(RECORDS)
 
@@ -79,12 +87,31 @@ def test_garbage_tail_never_breaks_the_sound_records(tmp_path_factory, junk: byt
     journal.close()
     assert [r.data for r in records] == RECORDS
     assert path.read_bytes() == whole
-    if b"\n" in junk:  # a whole line that is not a record: damage, kept aside first
+    head = b"KS1 00000004 "  # how the next record's line starts
+    if head.startswith(junk):  # its write cut short: a torn tail, cut without a copy
+        assert recovery.torn_bytes == len(junk) and recovery.damaged_copy is None
+    elif not junk.startswith(head):  # not a start of the next record: damage, kept aside
         assert recovery.torn_bytes == 0 and recovery.cut_bytes == len(junk)
         assert recovery.damaged_copy is not None
         assert recovery.damaged_copy.read_bytes() == whole + junk
-    else:  # the file ends inside a record: a torn tail, cut silently
-        assert recovery.torn_bytes == len(junk) and recovery.damaged_copy is None
+
+
+def test_a_torn_tail_is_a_start_of_the_next_record(tmp_path: Path) -> None:
+    """Every start of the next record's line, short of its payload's end, is a
+    torn tail; bytes that do not begin it are damage, even with no line end."""
+    whole = b"".join(encode(i, r) for i, r in enumerate(RECORDS))
+    nxt = encode(len(RECORDS), {"t": "event", "e": "touch 0 0"})
+    path = tmp_path / "g.journal"
+    for end in range(1, len(nxt) - 1):
+        path.write_bytes(whole + nxt[:end])
+        journal, _, recovery = Journal.open(path)
+        journal.close()
+        assert recovery.torn_bytes == end and recovery.damaged_copy is None, end
+    for junk in (b"\0" * 40, b"KS1 00000009 ", b"KS2 ", b"x"):
+        path.write_bytes(whole + junk)
+        journal, _, recovery = Journal.open(path)
+        journal.close()
+        assert recovery.torn_bytes == 0 and recovery.damaged_copy is not None, junk
 
 
 def test_a_spoiled_record_in_the_middle_is_kept_aside(tmp_path: Path) -> None:

@@ -133,8 +133,15 @@ boot() {
     systemd-nspawn --quiet --boot --register=no --keep-unit --machine="keystand-$ARCH" \
         --directory="$RUN/merged" --console=passive >"$RUN/console.log" 2>&1 &
     NSPAWN=$!
+    # The container's PID 1 is nspawn's child in a PID namespace of its own; a
+    # child still in ours is nspawn's short-lived helper (a loaded host shows it).
+    local pid host_ns
+    host_ns=$(readlink /proc/self/ns/pid)
     for _ in $(seq 100); do
-        LEADER=$(pgrep -P "$NSPAWN" | head -1) && [ -n "$LEADER" ] && break
+        for pid in $(pgrep -P "$NSPAWN"); do
+            [ "$(readlink "/proc/$pid/ns/pid" 2>/dev/null)" != "$host_ns" ] && LEADER=$pid
+        done
+        [ -n "$LEADER" ] && break
         sleep 0.2
     done
     [ -n "$LEADER" ] || die "systemd-nspawn did not start: $(cat "$RUN/console.log")"
