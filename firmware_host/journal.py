@@ -239,7 +239,10 @@ def _next_sound(buf: bytes, start: int, seq: int) -> int | None:
 
 def _torn(tail: bytes, seq: int) -> bool:
     """Whether `tail` can be record `seq`'s write cut short: no line end, its head
-    as far as it goes, and shorter than the payload its head declares."""
+    as far as it goes, and shorter than the payload its head declares (zeros in
+    place of the bytes that did not reach the disk)."""
+    # A filesystem may keep a cut write's length but not its bytes: zeros.
+    tail = tail.rstrip(b"\0")
     if b"\n" in tail:
         return False
     sample = b"%s %08d 000000 00000000 {" % (MAGIC, seq)
@@ -280,6 +283,7 @@ class Journal:
         self._fd = fd
         self._next_seq = next_seq
         self._size = os.fstat(fd).st_size if fd >= 0 else 0  # the end of the good records
+        self._size_before_last: int | None = None  # for take_back_last
         self._broken: str | None = None  # why appending is no longer safe
 
     @classmethod
@@ -326,9 +330,22 @@ class Journal:
         except OSError as e:
             self._cut_back()
             raise JournalError(f"journal {self.path}: cannot write record {record.seq}: {e}") from e
+        self._size_before_last = self._size
         self._size += len(line)
         self._next_seq += 1
         return record
+
+    def take_back_last(self) -> None:
+        """Cut off the record just appended (a step that failed after it); cutting
+        needs no space. Raises JournalError if the file refuses even that."""
+        if self._size_before_last is None:
+            raise JournalError(f"journal {self.path}: no record to take back")
+        self._size = self._size_before_last
+        self._size_before_last = None
+        self._next_seq -= 1
+        self._cut_back()
+        if self._broken:
+            raise JournalError(f"journal {self.path}: {self._broken}")
 
     def _cut_back(self) -> None:
         try:

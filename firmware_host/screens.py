@@ -39,6 +39,8 @@ def context(stand: Stand, seat: Seat) -> games.Context:
     hint = stand.hints[seat][0] if seat in stand.hints else None
     if hint is None and stand.calibrating is not None:
         hint = "calibrate"  # until the touch comes: both screens ask for it
+    if hint is None and seat in stand.unsaved:
+        hint = "settings_unsaved"  # the seat's own choice, kept until it can be saved
     return games.Context(
         undo_asked=stand.undo_request.seat if stand.undo_request else None,
         reveal=stand.revealed,

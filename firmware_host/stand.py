@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
+SAVE_RETRY = 5.0  # seconds between tries to save settings the disk refused
 # The turn timer's lengths the menu offers, in seconds (0: off, the default).
 TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
 MISSIONS = (
@@ -158,6 +159,10 @@ class Stand:
     _timer_turn: object = field(default=None, repr=False)  # the turn it runs for
     _timer_step: int | None = field(default=None, repr=False)  # what the screens draw
     _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
+    # Settings the disk refused: the seats whose screens say so (None: a start-up
+    # choice), until `tick` saves them.
+    unsaved: set[Seat | None] = field(default_factory=set)
+    _save_tried_at: float | None = field(default=None, repr=False)
 
     @property
     def game(self) -> games.Game:
@@ -181,7 +186,8 @@ class Stand:
         saved = self._load_settings()
         if game is not None and games.get(game).name != self.settings.game:
             self.settings = replace(self.settings, game=games.get(game).name)
-            self._save_settings()
+            if not self._save_settings():
+                self.unsaved.add(None)
         try:
             resumed = self.store.resume()
         except JournalError as e:  # kept aside by the store: nothing is lost
@@ -239,8 +245,10 @@ class Stand:
         self.settings = s
         return True
 
-    def _save_settings(self) -> None:
+    def _save_settings(self, now: float | None = None) -> bool:
+        """Save the menu's choices; False (and logged once) if the disk refuses."""
         s = self.settings
+        self._save_tried_at = now
         try:
             self.store.save_settings(
                 {
@@ -253,12 +261,20 @@ class Stand:
                 }
             )
         except OSError as e:  # the choice holds for this run; the log says why not after
-            log.error("cannot save the settings: %s", e)
+            if not self.unsaved:
+                log.error("cannot save the settings (%s); tried again until there is room", e)
+            return False
+        if self.unsaved:
+            log.info("the settings are saved")
+            self.unsaved.clear()
+            self.version += 1
+        return True
 
-    def new_game(self) -> bool:
-        """Deal a new game, once its start is on disk; until then the stand keeps
-        the game it has (or none) and the screens say it cannot save."""
-        game = games.get(self.settings.game)
+    def new_game(self, game_name: str | None = None) -> bool:
+        """Deal a new game (of `game_name`, else the settings' game), once its start
+        is on disk; until then the stand keeps the game it has (or none), the
+        settings name the game they named, and the screens say it cannot save."""
+        game = games.get(game_name or self.settings.game)
         card = self._card if self._card is not None else self.new_card()
         if not game.owns(card):
             card = game.generate()
@@ -273,6 +289,7 @@ class Stand:
             return False
         self._card = None
         self.fault = None
+        self.settings = replace(self.settings, game=game.name)
         self.hints.clear()
         self.cursors.clear()
         self.repaired = None if self.state is not None else self.repaired
@@ -366,6 +383,9 @@ class Stand:
             self.full_refresh = True
             changed = True
         changed = self._run_timer(now) or changed
+        tried = self._save_tried_at
+        if self.unsaved and (tried is None or now - tried >= SAVE_RETRY):
+            self._save_settings(now)
         if changed:
             self.version += 1
         return changed
@@ -577,8 +597,11 @@ class Stand:
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         before = self.settings
         self._menu_action(seat, press, now)
-        if self.settings != before:
-            self._save_settings()
+        if self.settings != before and not self._save_settings(now):
+            # Kept for this run and saved once there is room (`tick`); the seat
+            # goes back to its screen, which says so.
+            self.unsaved.add(seat)
+            self.menus.pop(seat, None)
 
     def _menu_action(self, seat: Seat, press: Press, now: float) -> None:
         menu = self.menus[seat]
@@ -608,10 +631,11 @@ class Stand:
             if self.playing and not menu.confirming:
                 menu.confirming = True  # a game in play: once more to leave it
                 return
+            other = None
             if item is Item.GAME:  # Duet <-> classic, and a new game of it at once
                 names = games.NAMES
-                self.settings = replace(s, game=names[(names.index(s.game) + 1) % len(names)])
-            if not self.new_game():
+                other = names[(names.index(s.game) + 1) % len(names)]
+            if not self.new_game(other):
                 self.menus.clear()  # back to the game, where "Cannot save" is shown
         elif item is Item.MISSION:
             # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.

@@ -17,6 +17,7 @@ store knows no game by name: each record goes through the game it names
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 import time
@@ -26,13 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from . import games
-from .journal import Journal, JournalError, Record, Recovery, fsync_dir, read
+from .journal import Journal, JournalError, Record, Recovery, cut, fsync_dir, read
 from .rules import EventError
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
 NEXT = "next.journal"  # a new game's start, until it replaces the current game
 KEEP_GAMES = 200
+
+log = logging.getLogger(__name__)
 
 
 def default_state_dir() -> Path:
@@ -83,6 +86,7 @@ class Store:
         self._journal: Journal | None = None
         self.game_id: str | None = None
         self._last_at: str | None = None  # when the current game's last event was journaled
+        self._ended = False  # the journal's last record is an end not yet moved to the history
 
     @classmethod
     def reader(cls, root: Path) -> Store:
@@ -125,8 +129,13 @@ class Store:
         self.game_id = game_id
         events = [r.data for r in records[1:] if r.data.get("t") == "event"]
         self._last_at = str(events[-1]["at"]) if events and "at" in events[-1] else None
-        if records[-1].data.get("t") == "end":
-            self._archive(state)
+        if records[-1].data.get("t") == "end":  # the step a power cut interrupted
+            self._ended = True
+            try:
+                self.finish(state)
+            except JournalError as e:  # no room yet: the game as it was left, until there is
+                log.error("%s; the game is resumed as it was left", e)
+                return Resumed(state, game_id, recovery, skipped)
             return None
         return Resumed(state, game_id, recovery, skipped)
 
@@ -171,10 +180,11 @@ class Store:
         return self.root / NEXT
 
     def start_game(self, state: Any, *, previous: Any = None) -> None:
-        """Journal a new game from `state`, then archive the current one (if any):
-        the new game's start record is on disk (in `next.journal`) before anything
-        of the old game changes, so a disk that refuses leaves the old game as it
-        was, and a half-written start is never archived or resumed."""
+        """Journal a new game from `state`, then move the current one (if any) to
+        the history: the new game's start record is on disk (in `next.journal`)
+        before anything of the old game changes, and the move happens whole or not
+        at all, so a disk that refuses leaves the old game in play as it was, on
+        disk and on screen, and a half-written start is never archived or resumed."""
         game_id = uuid.uuid4().hex[:12]
         self._next_path.unlink(missing_ok=True)  # a start a power cut interrupted
         try:
@@ -191,7 +201,7 @@ class Store:
                 }
             )
             if previous is not None and self.game_id is not None:  # not archived yet
-                self.finish(previous)
+                self._move_to_history(previous)
             os.replace(self._next_path, self.current_path)
             fsync_dir(self.root)
         except BaseException as e:
@@ -204,6 +214,8 @@ class Store:
         self._journal = journal
         self.game_id = game_id
         self._last_at = None
+        self._ended = False
+        self._tidy()
 
     def record(self, event: object) -> None:
         """Journal one accepted event; returns once it is on disk."""
@@ -212,21 +224,51 @@ class Store:
         at = _now()
         self._journal.append({"t": "event", "e": str(event), "at": at})
         self._last_at = at
+        self._ended = False  # an end before an event is passed over on replay
 
     def finish(self, state: Any) -> dict[str, Any]:
-        """Close the current game: a history line, the journal kept under games/.
+        """Move the current game to the history (`_move_to_history`), then tidy."""
+        entry = self._move_to_history(state)
+        self._tidy()
+        return entry
 
-        First an end record goes into the journal: after a power cut part way
-        through, the next start finishes the archiving instead of resuming a game
-        the players left. The history line and the campaign count are written once
-        per game id, then the journal moves."""
-        if self._journal is not None:
-            self._journal.append({"t": "end", "at": _now(), "result": state.status.value})
-        return self._archive(state)
+    def _move_to_history(self, state: Any) -> dict[str, Any]:
+        """Close the current game, as one step: an end record, its history line
+        (and campaign count), its journal kept under games/.
 
-    def _archive(self, state: Any) -> dict[str, Any]:
+        The end record goes first: after a power cut part way through, the next
+        start finishes the step instead of resuming a game the players left. A
+        disk that refuses any part takes back what was written (the history line,
+        then the end record: cutting a file needs no space), so the game is in
+        play as it was, and the same step can be tried again."""
         if self.game_id is None:  # never a history line, file or count named None
             raise JournalError("no game is being journaled: nothing to archive")
+        ended_here = False
+        if self._journal is not None and not self._ended:
+            self._journal.append({"t": "end", "at": _now(), "result": state.status.value})
+            ended_here = True
+        try:
+            entry = self._archive(state)
+        except OSError as e:
+            if ended_here and self._journal is not None:
+                self._journal.take_back_last()
+            if isinstance(e, JournalError):
+                raise
+            raise JournalError(
+                f"cannot move the game to the history in {self.root}: {e.strerror or e}"
+            ) from e
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        self.game_id = None
+        self._last_at = None
+        self._ended = False
+        return entry
+
+    def _archive(self, state: Any) -> dict[str, Any]:
+        """The history line, the campaign count and the move under games/; on a
+        refusal, the history line is cut off again before the error goes up."""
+        assert self.game_id is not None
         game = games.of_state(state)
         # A finished game is dated by its last move, not by when the next began;
         # a game left in play, by when it was left.
@@ -234,24 +276,27 @@ class Store:
         entry = {"id": self.game_id, "date": ended or _now(), "game": game.name}
         entry.update(game.history_entry(state))
         score = game.score(state)
-        if not any(g.get("id") == self.game_id for g in self.history(limit=3)):
-            with open(self.root / "history.jsonl", "a", encoding="utf-8") as f:
-                os.fchmod(f.fileno(), 0o600)
-                f.write(json.dumps(entry, sort_keys=True) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-        if score is not None:
-            self._campaign_win(str(entry["mission"]), score, str(self.game_id))
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
-        if self.current_path.exists():
-            os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
-            fsync_dir(self.root / "games")
-            fsync_dir(self.root)
-        self._rotate()
-        self.game_id = None
-        self._last_at = None
+        history = self.root / "history.jsonl"
+        listed = any(g.get("id") == self.game_id for g in self.history(limit=3))
+        size = history.stat().st_size if history.exists() else None
+        try:
+            if not listed:
+                line = json.dumps(entry, sort_keys=True) + "\n"
+                with open(history, "a", encoding="utf-8") as f:
+                    os.fchmod(f.fileno(), 0o600)
+                    f.write(line)
+                    f.flush()
+                    os.fsync(f.fileno())
+            if score is not None:
+                self._campaign_win(str(entry["mission"]), score, str(self.game_id))
+            if self.current_path.exists():
+                os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
+        except OSError:
+            if not listed:
+                _cut_back(history, size)
+            raise
+        fsync_dir(self.root / "games")
+        fsync_dir(self.root)
         return entry
 
     def close(self) -> None:
@@ -315,11 +360,38 @@ class Store:
         entry["best"] = max(entry["best"], score)
         atomic_write(self.root / "campaign.json", json.dumps(data, indent=1, sort_keys=True))
 
+    def _tidy(self) -> None:
+        """Keep the newest games and rewrite a long history: housekeeping, so a
+        disk that refuses it now only puts it off to the next game's end."""
+        try:
+            self._rotate()
+        except OSError as e:
+            log.warning(
+                "the history in %s is not trimmed now (%s); tried again after the next game",
+                self.root,
+                e.strerror or e,
+            )
+
     def _rotate(self) -> None:
         games = sorted((self.root / "games").glob("*.journal"), key=lambda p: p.stat().st_mtime)
         for old in games[:-KEEP_GAMES]:
             old.unlink(missing_ok=True)
         path = self.root / "history.jsonl"
+        if not path.exists():
+            return
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
         if len(lines) > 2 * KEEP_GAMES:  # rewrite now and then, not on every game
             atomic_write(path, "".join(lines[-KEEP_GAMES:]))
+
+
+def _cut_back(path: Path, size: int | None) -> None:
+    """Take back what was appended to `path` since it was `size` bytes (None: it
+    did not exist). Cutting needs no space; if even that fails, the log says so."""
+    try:
+        if size is None:
+            path.unlink(missing_ok=True)
+            fsync_dir(path.parent)
+        else:
+            cut(path, size)
+    except OSError as e:
+        log.error("cannot take back the history line in %s: %s", path, e.strerror or e)

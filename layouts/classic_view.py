@@ -38,6 +38,7 @@ STAND_NOTES = (
     "hint_calibrate",
     "hint_calibrated",
     "hint_not_corner",
+    "hint_settings_unsaved",
     "undo_wait_spymasters",
     "undo_wait_operatives",
     "undo_asked_spymasters",

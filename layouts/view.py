@@ -20,7 +20,15 @@ CELLS = 25
 SIZE = 5
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
 # nothing, the grid back, the grid's calibration asked for, done, or missed.
-HINTS = ("hold_menu", "new_game", "input_back", "calibrate", "calibrated", "not_corner")
+HINTS = (
+    "hold_menu",
+    "new_game",
+    "input_back",
+    "calibrate",
+    "calibrated",
+    "not_corner",
+    "settings_unsaved",
+)
 
 
 class SeatId(enum.Enum):
