@@ -5,6 +5,10 @@ Everything that decides anything is in gridproto.py and gridsense.py; this
 file only wires them to the board: the I2C bus, the USB serial streams, the
 clock, the watchdog and the LED. Edit LAYOUT for the mat you built.
 
+`run` is the loop, given its watchdog, serial port, sensor, LED and clock, so
+the tests run it (tests/firmware/) with stand-ins for the board; `main` makes
+the real ones. On the board this file runs as `__main__`.
+
 Maintenance: a started watchdog cannot be stopped, so Ctrl-C would leave the
 board to reset within 2 s. A file named `maintenance` on the board, or GP22
 (pin 29) held to GND at power-up, skips the loop and the watchdog and leaves
@@ -22,6 +26,7 @@ from gridsense import MPR121Sensor, Pads, Strips  # noqa: F401 (Pads: the other 
 
 FIRMWARE = "pico-mpr121-1"
 INTERVAL_MS = 10  # one sensing pass
+WATCHDOG_MS = 2000  # a hung loop reboots the board, which says hello again
 
 # The mat: five row and five column strips on one chip at 0x5A (ELE0-4 rows,
 # ELE5-9 columns), or one pad per cell over three chips, for example
@@ -39,37 +44,66 @@ def maintenance() -> bool:
     return machine.Pin(MAINTENANCE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
-def main() -> None:
-    i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400_000)
-    led = machine.Pin("LED", machine.Pin.OUT)
-    wdt = machine.WDT(timeout=2000)  # a hung loop reboots the board, which says hello again
-    sensor = MPR121Sensor(i2c, LAYOUT)
-    logic = GridLogic(firmware=FIRMWARE)
-    out = sys.stdout.buffer
-    inp = sys.stdin.buffer
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+class UsbSerial:
+    """The USB serial port: `inp` and `out` are sys.stdin.buffer and
+    sys.stdout.buffer, `readable` a select.poll for data in."""
 
-    last = time.ticks_ms()
+    def __init__(self, inp: object, out: object, readable: object) -> None:
+        self.inp = inp
+        self.out = out
+        self.readable = readable
+
+    def read(self) -> bytes:
+        """The bytes the host has sent so far."""
+        got = b""
+        while self.readable.poll(0):
+            got += self.inp.read(1)
+        return got
+
+    def write(self, data: bytes) -> None:
+        self.out.write(data)
+
+
+def usb_serial() -> UsbSerial:
+    readable = select.poll()
+    readable.register(sys.stdin, select.POLLIN)
+    return UsbSerial(sys.stdin.buffer, sys.stdout.buffer, readable)
+
+
+def run(
+    wdt: object, serial: object, sensor: object, led: object, clock: object, passes: int = -1
+) -> None:
+    """The board's loop, `passes` times (-1: for ever). `clock` is the `time`
+    module: ticks_ms, ticks_diff and sleep_ms."""
+    logic = GridLogic(firmware=FIRMWARE)
+    last = clock.ticks_ms()
     now = 0  # our own milliseconds: ticks_ms wraps, ticks_diff does not
     for f in logic.hello(now):
-        out.write(f)
-    while True:
+        serial.write(f)
+    while passes != 0:
+        passes -= 1
         wdt.feed()
-        tick = time.ticks_ms()
-        now += time.ticks_diff(tick, last)
+        tick = clock.ticks_ms()
+        now += clock.ticks_diff(tick, last)
         last = tick
-        while poller.poll(0):
-            for f in logic.host(inp.read(1), now):
-                out.write(f)
+        for f in logic.host(serial.read(), now):
+            serial.write(f)
         bits, fault = sensor.read(now)
         led.value(1 if bits else 0)
         for f in logic.sense(now, bits, fault):
-            out.write(f)
-        time.sleep_ms(INTERVAL_MS)
+            serial.write(f)
+        clock.sleep_ms(INTERVAL_MS)
 
 
-if maintenance():
-    print("keystand grid: maintenance (no watchdog, no sensing); remove 'maintenance', reset")
-else:
-    main()
+def main() -> None:
+    i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400_000)
+    led = machine.Pin("LED", machine.Pin.OUT)
+    wdt = machine.WDT(timeout=WATCHDOG_MS)
+    run(wdt, usb_serial(), MPR121Sensor(i2c, LAYOUT), led, time)
+
+
+if __name__ == "__main__":
+    if maintenance():
+        print("keystand grid: maintenance (no watchdog, no sensing); remove 'maintenance', reset")
+    else:
+        main()
