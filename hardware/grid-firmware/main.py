@@ -9,10 +9,11 @@ clock, the watchdog and the LED. Edit LAYOUT for the mat you built.
 the tests run it (tests/firmware/) with stand-ins for the board; `main` makes
 the real ones. On the board this file runs as `__main__`.
 
-Maintenance: a started watchdog cannot be stopped, so Ctrl-C would leave the
-board to reset within 2 s. A file named `maintenance` on the board, or GP22
-(pin 29) held to GND at power-up, skips the loop and the watchdog and leaves
-the MicroPython prompt to mpremote (README.md, "Updating").
+Maintenance: the loop turns Ctrl-C off (a 0x03 on the line is a byte like
+any other) and a started watchdog cannot be stopped, so mpremote cannot stop
+the loop. A file named `maintenance` on the board, or GP22 (pin 29) held to
+GND at power-up, skips the loop and the watchdog and leaves the MicroPython
+prompt, Ctrl-C and all, to mpremote (README.md, "Updating").
 """
 
 import os
@@ -21,6 +22,7 @@ import sys
 import time
 
 import machine
+import micropython
 from gridproto import GridLogic
 from gridsense import MPR121Sensor, Pads, Strips  # noqa: F401 (Pads: the other layout)
 
@@ -96,6 +98,9 @@ def run(
 
 
 def main() -> None:
+    # A 0x03 from the host (or noise) is Ctrl-C to MicroPython: it would end
+    # this program, and the watchdog would reset the board. Here it is a byte.
+    micropython.kbd_intr(-1)
     i2c = machine.I2C(0, sda=machine.Pin(4), scl=machine.Pin(5), freq=400_000)
     led = machine.Pin("LED", machine.Pin.OUT)
     wdt = machine.WDT(timeout=WATCHDOG_MS)

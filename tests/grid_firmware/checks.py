@@ -187,12 +187,13 @@ def load_main():
 def boot(feeds, levels=None, events=()):
     """main.py as the board runs it at power-up, as __main__, on stand-ins for
     machine, micropython, time and the USB port, until the watchdog's
-    `feeds`-th feed (or none made). Returns the stand-ins and what it printed."""
+    `feeds`-th feed (or none made). Returns the stand-ins, what it printed and
+    what ended it: "stop" (the feeds ran out), "return" or "interrupted"."""
     clock = Clock()
     chips = Chips()
     usb = Usb(clock)
     machine = Machine(clock, chips, feeds, levels)
-    micro = Micropython(machine)
+    micro = Micropython(machine, usb)
     for when, what in events:
         clock.at(when, what(chips, usb))
     path = load_main().__file__
@@ -204,19 +205,22 @@ def boot(feeds, levels=None, events=()):
         saved[name] = sys.modules.get(name)
         sys.modules[name] = board[name]
     printed = []
+    ended = "return"
     with open(path) as f:
         source = f.read()
     try:
         exec(source, {"__name__": "__main__", "print": lambda *a: printed.append(a)})
     except Stop:
-        pass
+        ended = "stop"
+    except KeyboardInterrupt:
+        ended = "interrupted"
     finally:
         for name in BOARD_MODULES:
             if saved[name] is None:
                 del sys.modules[name]
             else:
                 sys.modules[name] = saved[name]
-    return machine, micro, usb, printed
+    return machine, micro, usb, printed, ended
 
 
 def check_maintenance_skips_the_watchdog_and_the_loop():
@@ -226,7 +230,7 @@ def check_maintenance_skips_the_watchdog_and_the_loop():
             with open("maintenance", "w") as f:
                 f.write("")
         try:
-            machine, _, usb, printed = boot(feeds=2, levels=levels)
+            machine, _, usb, printed, _ = boot(feeds=2, levels=levels)
         finally:
             if file:
                 os.remove("maintenance")
@@ -254,18 +258,39 @@ def press(cells):
 
 def query(chips, usb):
     def now():
-        usb.incoming += gridproto.frame("0,Q")
+        usb.send(gridproto.frame("0,Q"))
 
     return now
+
+
+def ctrl_c(chips, usb):
+    def now():
+        usb.send(b"\x03")
+
+    return now
+
+
+def check_a_ctrl_c_on_the_line_is_a_byte_like_any_other():
+    """A 0x03 on the USB serial is Ctrl-C to MicroPython: it would end main.py
+    (and the watchdog reset the board). The board turns that off before its
+    watchdog starts; maintenance leaves Ctrl-C to mpremote."""
+    seen = []
+    for levels in ({}, {22: 0}):
+        events = ((50, ctrl_c), (60, query)) if not levels else ()
+        _, micro, usb, _, ended = boot(feeds=20, levels=levels, events=events)
+        frames, _ = bodies(usb.arrivals)
+        seen.append((micro.calls, ended, len(frames)))
+    assert seen == [([(-1, False)], "stop", 4), ([], "return", 0)], seen  # H S, then H S again
+    return seen
 
 
 def check_the_board_boots_into_its_loop():
     """main.py's real entry point: the bus on GP4/GP5, a 2 s watchdog, the
     strips of LAYOUT, the LED lit while a finger is down, frames on USB."""
     events = ((100, press([(2, 3)])), (300, press([])), (400, query))
-    machine, _, usb, _ = boot(feeds=60, events=events)
+    machine, _, usb, _, ended = boot(feeds=60, events=events)
     frames, dropped = bodies(usb.arrivals)
-    assert dropped == 0
+    assert dropped == 0 and ended == "stop"
     assert machine.wdt.timeout == 2000 and len(machine.wdt.fed) == 61
     assert machine.i2c == [((0,), [("freq", 400000), ("scl", 5), ("sda", 4)])]
     assert [p.pin for p in machine.pins] == [22, 4, 5, "LED"]  # maintenance pin first
@@ -329,6 +354,7 @@ CHECKS = (
     check_a_chip_that_is_no_mpr121_is_left_out_by_name,
     check_maintenance_skips_the_watchdog_and_the_loop,
     check_the_board_boots_into_its_loop,
+    check_a_ctrl_c_on_the_line_is_a_byte_like_any_other,
     check_the_loop_keeps_time_across_the_clocks_wrap,
 )
 
@@ -342,7 +368,7 @@ def run_all():
             failed += 1
             print("FAIL " + check.__name__ + ": " + type(e).__name__ + " " + str(e))
             if hasattr(sys, "print_exception"):
-                sys.print_exception(e)
+                sys.print_exception(e, sys.stderr)
             else:
                 import traceback
 

@@ -83,8 +83,10 @@ class Usb:
     (shared/tinyusb/mp_usbd_cdc.c): a 256-byte transmit FIFO that the host
     empties while it reads; poll reports room while one byte is free; a write
     of more than is free waits up to 500 ms for room (per 64-byte chunk), then
-    writes what fits. What the host sends waits in `incoming`; `flood` is sent
-    again and again, for ever."""
+    writes what fits. What the host sends (`send`) waits in `incoming`, but
+    the interrupt character (Ctrl-C, until micropython.kbd_intr(-1)) raises
+    KeyboardInterrupt in whatever the board is doing; `flood` is sent again
+    and again, for ever."""
 
     FIFO = 256
     CHUNK = 64
@@ -99,6 +101,7 @@ class Usb:
         self.incoming = b""
         self.flood = b""
         self.taken = 0  # bytes read since the last sleep
+        self.interrupt = 3  # MicroPython's mp_interrupt_char at boot
         self.stdin = Stream(self, select.POLLIN)
         self.stdout = Stream(self, select.POLLOUT)
         clock.listeners.append(self._tick)
@@ -108,6 +111,12 @@ class Usb:
         if self.reading and self.fifo:
             self.arrivals.append((self.clock.now, self.fifo))
             self.fifo = b""
+
+    def send(self, data):
+        if self.interrupt >= 0 and self.interrupt in data:
+            self.incoming = b""  # as the port's receive callback does
+            raise KeyboardInterrupt()
+        self.incoming += data
 
     def ready(self, flags):
         out = 0
@@ -260,11 +269,13 @@ class Machine:
 
 
 class Micropython:
-    """The `micropython` module: what kbd_intr was given, and whether the
-    watchdog was running then; `const` as MicroPython's own."""
+    """The `micropython` module: kbd_intr sets the port's interrupt character
+    and notes what it was given and whether the watchdog was running then;
+    `const` as MicroPython's own."""
 
-    def __init__(self, machine):
+    def __init__(self, machine, usb=None):
         self.machine = machine
+        self.usb = usb
         self.calls = []
 
     def const(self, value):
@@ -272,6 +283,8 @@ class Micropython:
 
     def kbd_intr(self, char):
         self.calls.append((char, self.machine.wdt is not None))
+        if self.usb is not None:
+            self.usb.interrupt = char
 
 
 class Sensor:
