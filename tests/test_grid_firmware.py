@@ -8,12 +8,19 @@ installs it into .venv/micropython/ (the Makefile's MPY_WASM_VERSION)."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
+import os
 import re
+import select
 import shutil
 import subprocess
 import sys
+import tty
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -78,3 +85,97 @@ def test_the_firmware_checks_pass_under_cpython(tmp_path: Path) -> None:
 def test_micropython_passes_the_same_checks_with_the_same_frames(tmp_path: Path) -> None:
     on_micropython = passed(micropython(tmp_path / "micropython"))
     assert on_micropython == passed(cpython(tmp_path / "cpython"))
+
+
+def load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def firmware(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ModuleType, ModuleType]]:
+    """main.py imported as the board does (its folder on the path, `machine`
+    and `micropython` stand-ins), and the stand-ins' module; taken away after."""
+    board = load("keystand_test_fakeboard", CHECKS / "fakeboard.py")
+    machine = board.Machine(board.Clock(), board.Chips())
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    monkeypatch.setitem(sys.modules, "micropython", board.Micropython(machine))
+    monkeypatch.syspath_prepend(str(FIRMWARE))
+    names = ("gridproto", "gridsense", "main")
+    assert not any(name in sys.modules for name in names)
+    try:
+        yield importlib.import_module("main"), board
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+
+
+class Stdio:
+    """sys.stdin or sys.stdout as MicroPython has them: `buffer` unbuffered."""
+
+    def __init__(self, fd: int, mode: str) -> None:
+        self.fd = fd
+        self.buffer = open(fd, mode, buffering=0, closefd=False)  # noqa: SIM115 (closed by the test)
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def drain(fd: int) -> bytes:
+    got = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return got
+        got += chunk
+
+
+def test_on_a_real_port_that_nobody_reads_the_loop_never_waits(
+    firmware: tuple[ModuleType, ModuleType], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """main.py's own usb_serial(), select.poll on sys.stdin and sys.stdout, over
+    a pty made non-blocking, so that a write without room fails there instead
+    of waiting. The far end reads nothing for 50 s (simulated) while a touch
+    changes every pass: the port fills, and every pass runs even so. Then it
+    reads: whole frames only, the newest state last."""
+    main, board = firmware
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(slave, False)
+    os.set_blocking(master, False)
+    stdin, stdout = Stdio(slave, "rb"), Stdio(slave, "wb")
+    try:
+        monkeypatch.setattr(main, "sys", SimpleNamespace(stdin=stdin, stdout=stdout))
+        serial = main.usb_serial()
+        clock, sensor = board.Clock(), board.Sensor()
+        full: list[bool] = []
+        got: list[bytes] = []
+        room = select.poll()
+        room.register(slave, select.POLLOUT)
+
+        def world() -> None:
+            if clock.now < 50_000:
+                sensor.bits = (sensor.bits + 1) % (1 << 25)
+                return
+            sensor.bits = 0x1ABCDE
+            if not full:
+                full.append(not room.poll(0))
+            got.append(drain(master))
+
+        clock.listeners.append(world)
+        wdt = board.Watchdog(clock)
+        main.run(wdt, serial, sensor, sys.modules["machine"].Pin("LED", 1), clock, passes=5100)
+    finally:
+        for stream in (stdin, stdout):
+            stream.buffer.close()
+        os.close(master)
+        os.close(slave)
+    assert len(wdt.fed) == 5101 and full == [True]
+    reader = sys.modules["gridproto"].FrameReader()
+    bodies = reader.feed(b"".join(got))
+    assert reader.dropped == 0 and len(bodies) > 500
+    assert bodies[-1].endswith(",01ABCDE")

@@ -23,12 +23,13 @@ import time
 
 import machine
 import micropython
-from gridproto import GridLogic
+from gridproto import GridLogic, Outbox
 from gridsense import MPR121Sensor, Pads, Strips  # noqa: F401 (Pads: the other layout)
 
 FIRMWARE = "pico-mpr121-1"
 INTERVAL_MS = 10  # one sensing pass
 WATCHDOG_MS = 2000  # a hung loop reboots the board, which says hello again
+MAX_READ = 128  # host bytes taken in one pass (a query is 8): a flood cannot hold the loop
 
 # The mat: five row and five column strips on one chip at 0x5A (ELE0-4 rows,
 # ELE5-9 columns), or one pad per cell over three chips, for example
@@ -47,29 +48,47 @@ def maintenance() -> bool:
 
 
 class UsbSerial:
-    """The USB serial port: `inp` and `out` are sys.stdin.buffer and
-    sys.stdout.buffer, `readable` a select.poll for data in."""
+    """The USB serial port, never waited on: `inp` and `out` are
+    sys.stdin.buffer and sys.stdout.buffer, `readable` and `writable`
+    select.polls for data in and room out.
 
-    def __init__(self, inp: object, out: object, readable: object) -> None:
+    While the host has the port open but does not read, MicroPython's write
+    waits up to 500 ms for room (four frames would starve the 2 s watchdog),
+    and poll only tells that one byte is free: so bytes go out one at a time,
+    each when poll says there is room for it, and the rest wait (Outbox)."""
+
+    def __init__(self, inp: object, out: object, readable: object, writable: object) -> None:
         self.inp = inp
         self.out = out
         self.readable = readable
+        self.writable = writable
 
     def read(self) -> bytes:
-        """The bytes the host has sent so far."""
+        """What the host has sent, up to MAX_READ bytes, without waiting."""
         got = b""
-        while self.readable.poll(0):
-            got += self.inp.read(1)
+        while len(got) < MAX_READ and self.readable.poll(0):
+            byte = self.inp.read(1)
+            if not byte:
+                break
+            got += byte
         return got
 
-    def write(self, data: bytes) -> None:
-        self.out.write(data)
+    def write(self, data: bytes) -> int:
+        """As much of `data` as the port takes now; how many bytes that was."""
+        n = 0
+        while n < len(data) and self.writable.poll(0):
+            if not self.out.write(data[n : n + 1]):  # 0, or None: it would wait after all
+                break
+            n += 1
+        return n
 
 
 def usb_serial() -> UsbSerial:
     readable = select.poll()
     readable.register(sys.stdin, select.POLLIN)
-    return UsbSerial(sys.stdin.buffer, sys.stdout.buffer, readable)
+    writable = select.poll()
+    writable.register(sys.stdout, select.POLLOUT)
+    return UsbSerial(sys.stdin.buffer, sys.stdout.buffer, readable, writable)
 
 
 def run(
@@ -78,22 +97,21 @@ def run(
     """The board's loop, `passes` times (-1: for ever). `clock` is the `time`
     module: ticks_ms, ticks_diff and sleep_ms."""
     logic = GridLogic(firmware=FIRMWARE)
+    outbox = Outbox()
     last = clock.ticks_ms()
     now = 0  # our own milliseconds: ticks_ms wraps, ticks_diff does not
-    for f in logic.hello(now):
-        serial.write(f)
+    outbox.put(logic.hello(now))
     while passes != 0:
         passes -= 1
         wdt.feed()
         tick = clock.ticks_ms()
         now += clock.ticks_diff(tick, last)
         last = tick
-        for f in logic.host(serial.read(), now):
-            serial.write(f)
+        outbox.put(logic.host(serial.read(), now))
         bits, fault = sensor.read(now)
         led.value(1 if bits else 0)
-        for f in logic.sense(now, bits, fault):
-            serial.write(f)
+        outbox.put(logic.sense(now, bits, fault))
+        outbox.flush(serial.write)
         clock.sleep_ms(INTERVAL_MS)
 
 

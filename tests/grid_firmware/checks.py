@@ -24,6 +24,7 @@ from fakeboard import (
     Poll,
     Select,
     Sensor,
+    Starved,
     Stop,
     Sys,
     Usb,
@@ -47,6 +48,10 @@ def bodies(arrivals):
 
 def kinds(frames):
     return [body.split(",", 1)[1] for _, body in frames]
+
+
+def zip_kinds(frames):
+    return [(when, body.split(",", 1)[1]) for when, body in frames]
 
 
 # -- gridproto ---------------------------------------------------------------------
@@ -111,6 +116,31 @@ def check_the_reader_resynchronises_on_every_dollar():
     assert got == ["5,T,0000001", "6,S,0000000"]
     assert reader.dropped == 4
     return got
+
+
+def check_the_outbox_drops_the_oldest_whole_frames_and_splits_none():
+    box = gridproto.Outbox(limit=3)
+    frames = [gridproto.frame(str(seq) + ",S,0000000") for seq in range(6)]
+    room = [5]  # bytes the port takes now
+    out = []
+
+    def write(data):
+        n = min(len(data), room[0])
+        room[0] -= n
+        out.append(data[:n])
+        return n
+
+    box.put(frames[:2])
+    box.flush(write)  # five bytes of the first
+    box.put(frames[2:])  # six: the one begun and the two newest are kept
+    room[0] = 1000
+    box.flush(write)
+    assert b"".join(out) == frames[0] + frames[4] + frames[5]
+    assert box.dropped == 3 and box.frames == []
+    box.put([frames[1]])
+    box.flush(lambda data: 0)  # a port with no room takes nothing, and nothing is lost
+    assert box.frames == [frames[1]] and box.sent == 0
+    return out
 
 
 # -- gridsense ---------------------------------------------------------------------
@@ -304,11 +334,15 @@ def check_the_board_boots_into_its_loop():
 
 
 def loop(clock, usb, sensor, passes):
-    """main.run, `passes` passes, on the stand-in port; returns the watchdog."""
+    """main.run, `passes` passes, on the stand-in port with Ctrl-C off (as
+    main() leaves it); returns the watchdog."""
+    usb.interrupt = -1
     main = load_main()
     readable = Poll()
     readable.register(usb.stdin, Select.POLLIN)
-    serial = main.UsbSerial(usb.stdin.buffer, usb.stdout.buffer, readable)
+    writable = Poll()
+    writable.register(usb.stdout, Select.POLLOUT)
+    serial = main.UsbSerial(usb.stdin.buffer, usb.stdout.buffer, readable, writable)
     wdt = Watchdog(clock)
     main.run(wdt, serial, sensor, Machine(clock, Chips()).Pin("LED", 1), clock, passes)
     return wdt
@@ -334,11 +368,83 @@ def check_the_loop_keeps_time_across_the_clocks_wrap():
     times = [when for when, _ in frames]
     assert dropped == 0 and wdt.longest_gap() == 10
     assert max(times[i + 1] - times[i] for i in range(len(times) - 1)) <= 260
-    assert [(when, body[body.index(",") + 1 :]) for when, body in frames if ",T," in body] == [
+    assert [(when, kind) for when, kind in zip_kinds(frames) if kind[0] == "T"] == [
         (510, "T,0000080"),
         (710, "T,0000000"),
     ]
     return [body for _, body in frames]
+
+
+def seen_by_the_host(clock, usb, sensor, passes):
+    """The loop's run: the longest the watchdog went unfed, and the frames the
+    host read as (when, body), which must all be whole."""
+    try:
+        wdt = loop(clock, usb, sensor, passes)
+    except Starved as e:
+        raise AssertionError(str(e) + " at " + str(clock.now) + " ms") from None
+    frames, dropped = bodies(usb.arrivals)
+    assert dropped == 0, "the host got " + str(dropped) + " broken frames"
+    return wdt.longest_gap(), frames
+
+
+def missing(frames):
+    """Sequence numbers the host never saw (a hello starts again at 0)."""
+    lost = 0
+    for i in range(1, len(frames)):
+        seq = int(frames[i][1].split(",")[0])
+        if ",H," not in frames[i][1]:
+            lost += (seq - int(frames[i - 1][1].split(",")[0]) - 1) % 1000
+    return lost
+
+
+def check_a_host_that_stops_reading_never_starves_the_watchdog():
+    """The host keeps the port open but stops reading at 100 ms: the port's
+    FIFO fills, and a write would then wait 500 ms. At 4 s one pass has four
+    frames to send (a query's H and S, a sensor fault, a touch): 2 s of waits.
+    The loop never waits: it feeds its watchdog every pass and drops the
+    oldest frames. When the host reads again at 8 s it gets whole frames only,
+    and the newest state and fault at once."""
+    clock = Clock()
+    usb = Usb(clock)
+    sensor = Sensor()
+
+    def reading(on):
+        def now():
+            usb.reading = on
+
+        return now
+
+    def four_frames():
+        usb.send(gridproto.frame("0,Q"))
+        sensor.bits = 1 << 12
+        sensor.fault = "0x5B does not answer"
+
+    clock.at(100, reading(False))
+    clock.at(4000, four_frames)
+    clock.at(8000, reading(True))
+    gap, frames = seen_by_the_host(clock, usb, sensor, 850)
+    assert gap == 10, gap
+    held = [k for when, k in zip_kinds(frames) if when == 8000]  # what the port held
+    assert len(held) > 5 and held == ["S,0000000"] * len(held), held
+    fresh = [k for when, k in zip_kinds(frames) if when == 8010]  # the first pass after
+    assert fresh[0] == "S,0000000", fresh  # the end of the frame the port held the start of
+    assert "S,0001000" in fresh and "F,sensor,0x5B does not answer" in fresh, fresh
+    assert missing(frames) > 0  # the frames dropped meanwhile, counted by the host
+    return held, fresh
+
+
+def check_a_host_that_floods_the_line_never_holds_the_loop():
+    """A host that never stops sending (noise, Ctrl-C bytes and queries): each
+    pass takes a bounded share, feeds the watchdog and sends on."""
+    clock = Clock()
+    usb = Usb(clock)
+    usb.flood = b"\x03noise" * 20 + gridproto.frame("0,Q")
+    gap, frames = seen_by_the_host(clock, usb, Sensor(), 100)
+    assert gap == 10, gap
+    times = [when for when, _ in frames]
+    assert times[0] == 10 and times[-1] == 1000 and len(frames) > 100
+    assert [k for k in kinds(frames) if k[0] != "H"] == ["S,0000000"] * (len(frames) // 2)
+    return len(frames)
 
 
 CHECKS = (
@@ -348,6 +454,7 @@ CHECKS = (
     check_a_fault_is_repeated_every_second_until_it_clears,
     check_garbage_from_the_host_is_ignored_and_a_query_answered,
     check_the_reader_resynchronises_on_every_dollar,
+    check_the_outbox_drops_the_oldest_whole_frames_and_splits_none,
     check_strips_report_every_crossing,
     check_pads_over_three_chips,
     check_a_lost_chip_is_named_and_set_up_again_every_second,
@@ -356,6 +463,8 @@ CHECKS = (
     check_the_board_boots_into_its_loop,
     check_a_ctrl_c_on_the_line_is_a_byte_like_any_other,
     check_the_loop_keeps_time_across_the_clocks_wrap,
+    check_a_host_that_stops_reading_never_starves_the_watchdog,
+    check_a_host_that_floods_the_line_never_holds_the_loop,
 )
 
 
