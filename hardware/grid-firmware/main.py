@@ -6,7 +6,7 @@ file only wires them to the board: the I2C bus, the USB serial streams, the
 clock, the watchdog and the LED. Edit LAYOUT for the mat you built.
 
 `run` is the loop, given its watchdog, serial port, sensor, LED and clock, so
-the tests run it (tests/firmware/) with stand-ins for the board; `main` makes
+the tests run it (tests/grid_firmware/) on stand-ins for the board; `main` makes
 the real ones. On the board this file runs as `__main__`.
 
 Maintenance: the loop turns Ctrl-C off (a 0x03 on the line is a byte like
@@ -102,7 +102,8 @@ def run(
     now = 0  # our own milliseconds: ticks_ms wraps, ticks_diff does not
     outbox.put(logic.hello(now))
     while passes != 0:
-        passes -= 1
+        if passes > 0:  # for ever stays -1: no count to outgrow a small int
+            passes -= 1
         wdt.feed()
         tick = clock.ticks_ms()
         now += clock.ticks_diff(tick, last)
