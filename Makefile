@@ -13,7 +13,7 @@ ANALYZE := /usr/bin/systemd-analyze
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools install-pi bench appliance-check
+.PHONY: test sim lint venv clean browser systemd-tools micropython install-pi bench appliance-check
 
 venv: $(STAMP)
 
@@ -39,6 +39,30 @@ $(ANALYZE):
 		echo "          sudo apt-get install systemd   (then make test again)"; \
 	fi
 
+# The grid firmware's checks also run under MicroPython itself: its WebAssembly
+# port, pinned, from npm into the venv, run by Node.js (Debian's nodejs and npm,
+# installed here when we are root). tests/test_grid_firmware.py skips it without.
+MPY_WASM_VERSION := 1.27.0
+MPY_DIR := $(VENV)/micropython
+MPY_STAMP := $(MPY_DIR)/.installed-$(MPY_WASM_VERSION)
+
+micropython: $(MPY_STAMP)
+
+$(MPY_STAMP):
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+		fi; \
+	fi; \
+	if command -v node >/dev/null && command -v npm >/dev/null; then \
+		mkdir -p $(MPY_DIR) && npm install --prefix $(MPY_DIR) --no-save --no-audit --no-fund \
+			--ignore-scripts --loglevel=error @micropython/micropython-webassembly-pyscript@$(MPY_WASM_VERSION) \
+		&& touch $@; \
+	else \
+		echo "keystand: node and npm are missing; the grid firmware's MicroPython checks will be skipped."; \
+		echo "          sudo apt-get install nodejs npm   (then make test again)"; \
+	fi
+
 # On a Raspberry Pi (Bookworm): the stand as a service. INSTALL_ARGS passes
 # more, e.g. INSTALL_ARGS="--profile minimal" or INSTALL_ARGS="uninstall".
 install-pi:
@@ -53,7 +77,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --no-deps $(WAVESHARE)
 	touch $(STAMP)
 
-test: $(STAMP) browser systemd-tools
+test: $(STAMP) browser systemd-tools micropython
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/lint_tree.py imports  # DESIGN.md's import table (pyproject)

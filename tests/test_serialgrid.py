@@ -10,7 +10,6 @@ import queue
 import re
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -71,100 +70,13 @@ def test_the_pages_examples_are_good_frames_to_both_sides() -> None:
     assert [f[:4] for f in logic.host(frames[6], 50)] == [b"$0,H", b"$1,S"]
 
 
-# -- the firmware's logic ----------------------------------------------------------
-
-
-def test_the_board_sends_state_on_change_and_every_period() -> None:
-    logic = proto.GridLogic(period_ms=250)
-    logic.hello(0)
-    assert logic.sense(100, 0) == []
-    assert logic.sense(250, 0) == [frame("2,S,0000000")]
-    assert logic.sense(260, 1 << 24) == [frame("3,T,1000000")]
-    assert logic.sense(400, 1 << 24) == []
-    assert logic.sense(510, 1 << 24) == [frame("4,S,1000000")]
-
-
-def test_the_board_repeats_a_fault_every_second_until_it_clears() -> None:
-    logic = proto.GridLogic()
-    logic.hello(0)
-    kinds = [
-        b[b.index(b",") + 1 : b.index(b",") + 2]
-        for t in range(0, 3000, 100)
-        for b in logic.sense(t, 0, "0x5C does not answer" if t < 2500 else "")
-    ]
-    assert kinds.count(b"F") == 4  # at 0, 1000, 2000 and the all-clear at 2500
-
-
-def test_the_board_ignores_garbage_from_the_host_and_answers_a_query() -> None:
-    logic = proto.GridLogic()
-    assert logic.host(b"AT\r\nATZ\r\n$0,Q*0000\n\x00\xff$$$", 0) == []
-    assert len(logic.host(b"noise" + frame("7,Q"), 0)) == 2
+# -- the firmware's logic (tests/test_grid_firmware.py runs the rest, under MicroPython too) --
 
 
 def test_the_firmware_modules_import_nothing() -> None:
     for name in ("gridproto.py", "gridsense.py"):
         source = (ROOT / "hardware" / "grid-firmware" / name).read_text()
         assert not re.search(r"^\s*(import|from)\s", source, re.M), name
-
-
-class _Booted(Exception):
-    """The fake board's watchdog was started: main.py went into its loop."""
-
-
-def _board(levels: dict[int, int]) -> ModuleType:
-    """A stand-in for MicroPython's `machine`: pins read `levels` (pulled up: 1),
-    the bus does nothing, and starting the watchdog stops the run."""
-    board = ModuleType("machine")
-
-    class Pin:
-        IN, OUT, PULL_UP = 0, 1, 2
-
-        def __init__(self, pin: object, mode: int = 0, pull: int | None = None) -> None:
-            self.pin = pin
-
-        def value(self, level: int | None = None) -> int:
-            return levels.get(self.pin, 1) if isinstance(self.pin, int) else 0
-
-    class WDT:
-        def __init__(self, timeout: int) -> None:
-            raise _Booted(timeout)
-
-    board.Pin = Pin  # type: ignore[attr-defined]
-    board.I2C = lambda *a, **k: object()  # type: ignore[attr-defined]
-    board.WDT = WDT  # type: ignore[attr-defined]
-    return board
-
-
-@pytest.mark.parametrize(
-    ("file", "levels", "maintenance"),
-    [(False, {}, False), (True, {}, True), (False, {22: 0}, True), (False, {21: 0}, False)],
-)
-def test_maintenance_skips_the_watchdog_and_the_loop(
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    file: bool,
-    levels: dict[int, int],
-    maintenance: bool,
-) -> None:
-    """main.py itself, as the board runs it at boot (its folder the board's root)."""
-    import runpy
-    import sys
-
-    firmware = ROOT / "hardware" / "grid-firmware"
-    monkeypatch.setitem(sys.modules, "machine", _board(levels))
-    monkeypatch.syspath_prepend(str(firmware))
-    monkeypatch.chdir(tmp_path)
-    if file:
-        (tmp_path / "maintenance").write_text("")
-    if maintenance:
-        runpy.run_path(str(firmware / "main.py"), run_name="__main__")
-        assert capsys.readouterr().out.startswith("keystand grid: maintenance")
-    else:
-        with pytest.raises(_Booted) as booted:
-            runpy.run_path(str(firmware / "main.py"), run_name="__main__")
-        assert booted.value.args == (2000,)
-        assert capsys.readouterr().out == ""
 
 
 # -- the host's parser ---------------------------------------------------------------

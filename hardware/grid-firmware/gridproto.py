@@ -13,6 +13,7 @@ MAX_FRAME = MAX_BODY + 7  # '$' body '*' four hex digits '\n'
 SEQ_MOD = 1000
 PERIOD_MS = 250  # full state at least this often
 FAULT_REPEAT_MS = 1000
+OUTBOX_FRAMES = 8  # frames kept for a host that has stopped reading
 
 
 def crc16(data: bytes) -> int:
@@ -158,3 +159,36 @@ class GridLogic:
             if len(fields) == 2 and fields[1] == "Q":
                 out.extend(self.hello(now_ms))
         return out
+
+
+class Outbox:
+    """Frames on their way to a port that is never waited on.
+
+    `flush(write)` gives the port what it takes now (`write(data)` returns
+    how many bytes it took, 0 too) and keeps the rest, in order, for the next
+    pass. While the host does not read, at most `limit` (2 or more) frames
+    wait: the oldest are dropped whole, never the one partly sent, so the
+    line carries no broken frame. A dropped frame is a lost message, as the
+    protocol allows: the next full state heals it, and the host counts the
+    sequence numbers it never saw."""
+
+    def __init__(self, limit: int = OUTBOX_FRAMES) -> None:
+        self.frames = []
+        self.sent = 0  # bytes of frames[0] already out
+        self.limit = limit
+        self.dropped = 0
+
+    def put(self, frames: list) -> None:
+        self.frames.extend(frames)
+        while len(self.frames) > self.limit:
+            self.frames.pop(1 if self.sent else 0)
+            self.dropped += 1
+
+    def flush(self, write: object) -> None:
+        while self.frames:
+            head = self.frames[0]
+            self.sent += write(head[self.sent :])
+            if self.sent < len(head):
+                return
+            self.frames.pop(0)
+            self.sent = 0
