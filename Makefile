@@ -40,27 +40,27 @@ $(ANALYZE):
 	fi
 
 # The grid firmware's checks also run under MicroPython itself: its WebAssembly
-# port, pinned, from npm into the venv, run by Node.js (Debian's nodejs and npm,
-# installed here when we are root). tests/test_grid_firmware.py skips it without.
+# port, pinned by version and by the registry's sha512, fetched from npm into the
+# venv (tools/npm_fetch.py: it has no dependencies, so no npm is needed), run by
+# Debian's Node.js (installed here when we are root). tests/test_grid_firmware.py
+# skips it without.
+MPY_WASM := @micropython/micropython-webassembly-pyscript
 MPY_WASM_VERSION := 1.27.0
+MPY_WASM_SHA512 := sha512-DnXx4EqxgkeaFESrS3uKrL7mLMk4mRTd0mMzaOd3HUSiZUOAE7t11uLnjf3ftF87N2xm4knHnWEKcVK4IYIUDA==
 MPY_DIR := $(VENV)/micropython
 MPY_STAMP := $(MPY_DIR)/.installed-$(MPY_WASM_VERSION)
 
 micropython: $(MPY_STAMP)
 
-$(MPY_STAMP):
-	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
-		fi; \
+$(MPY_STAMP): $(STAMP)
+	@if ! command -v node >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs >/dev/null; \
 	fi; \
-	if command -v node >/dev/null && command -v npm >/dev/null; then \
-		mkdir -p $(MPY_DIR) && npm install --prefix $(MPY_DIR) --no-save --no-audit --no-fund \
-			--ignore-scripts --loglevel=error @micropython/micropython-webassembly-pyscript@$(MPY_WASM_VERSION) \
-		&& touch $@; \
-	else \
-		echo "keystand: node and npm are missing; the grid firmware's MicroPython checks will be skipped."; \
-		echo "          sudo apt-get install nodejs npm   (then make test again)"; \
+	if ! command -v node >/dev/null; then \
+		echo "keystand: node is missing; the grid firmware's MicroPython checks will be skipped."; \
+		echo "          sudo apt-get install nodejs   (then make test again)"; \
+	elif $(BIN)/python tools/npm_fetch.py $(MPY_WASM) $(MPY_WASM_VERSION) $(MPY_WASM_SHA512) $(MPY_DIR) >/dev/null; then \
+		touch $@; \
 	fi
 
 # On a Raspberry Pi (Bookworm): the stand as a service. INSTALL_ARGS passes

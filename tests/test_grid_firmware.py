@@ -57,7 +57,7 @@ def micropython(cwd: Path) -> subprocess.CompletedProcess[str]:
     if node is None or not (PORT / "micropython.mjs").is_file():
         pytest.skip(
             "MicroPython's WebAssembly port is not installed (make test installs it; "
-            "it needs node and npm)"
+            "it needs Node.js: sudo apt-get install nodejs)"
         )
     version = json.loads((PORT / "package.json").read_text())["version"]
     assert version == pinned_version(), f"{PORT} is {version}: make test installs the pin"
