@@ -292,10 +292,10 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
     card = rules_game.card_from_code(DUET_CODE if game == "duet" else CLASSIC_CARD.code)
     spec = layouts.panel("epd2in7_V2", 90)
 
-    def b_view(state: object, reveal: bool = True) -> layouts.AnyView:
+    def b_view(state: object, failed: bool = True) -> layouts.AnyView:
         if game == "classic":
-            return classic_views.operatives(state, reveal=reveal, other_panel_failed=True)
-        return views.for_seat(state, Seat.B, reveal=reveal, partner_panel_failed=True)
+            return classic_views.operatives(state, other_panel_failed=failed)
+        return views.for_seat(state, Seat.B, partner_panel_failed=failed)
 
     state = rules_game.start(card)
     stand = EmulatedStand(tmp_path, game, card.code)
@@ -314,6 +314,7 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
         state, _ = state.apply(rules_game.touch_event(state, *divmod(assassin, 5), penalty=False))
         assert not rules_game.playing(state)
         ended = layouts.render(b_view(state), spec)
+        assert ended.tobytes() != layouts.render(b_view(state, failed=False), spec).tobytes()
         wait_for(lambda: stand.shows("B", ended), "B's end screen with the key shown")
 
         stand.send("press B menu long")
