@@ -16,7 +16,8 @@ The operatives' view is built from the public record alone, `public_record`:
   team's agent (`penalty_not_their_word`) is the spymasters' business, so the
   operatives keep seeing the last public input before it;
 - the stand's own state, passed in by the caller: a pending penalty (the table
-  called the clue invalid), the turn timer, a fault.
+  called the clue invalid), the turn timer, a fault, the other screen failing
+  (a public fact: everyone can see a panel that does not change).
 
 The spymasters' view adds the key, in table order, and shows every refusal.
 """
@@ -141,6 +142,7 @@ def _public(
     input_lost: bool,
     note: str | None,
     reveal: bool,
+    panel_failed: str | None,
 ) -> ClassicPublic:
     over = state.phase is Phase.OVER
     return ClassicPublic(
@@ -158,6 +160,7 @@ def _public(
         input_lost=input_lost,
         note=note,
         end=("new_game" if reveal else "hold") if over else None,
+        panel_failed=panel_failed,
     )
 
 
@@ -171,14 +174,16 @@ def public_record(
     note: str | None = None,
     reveal: bool = True,
     show_refusal: bool = True,
+    panel_failed: str | None = None,
 ) -> ClassicPublic:
     """What everyone at the table may know of `state`, with the stand's own state:
     `penalty_pending` (the table called the clue invalid and the other team's
     spymaster is choosing a word to cover), `timer` (seconds left on the turn,
     None without a timer), `cannot_save` and `input_lost` (faults), `note` (the
-    stand's answer to a press: a hint, an undo asked; a layouts STAND_NOTES key) and
-    `reveal` (False: the end is held back, undo can still take it back). A finished
-    game has neither a pending penalty nor a timer. With `show_refusal` False
+    stand's answer to a press: a hint, an undo asked; a layouts STAND_NOTES key),
+    `reveal` (False: the end is held back, undo can still take it back) and
+    `panel_failed` (the other screen fails: "spymasters" or "operatives", whom
+    it faces). A finished game has neither a pending penalty nor a timer. With `show_refusal` False
     (its few seconds are over) a refusal gives way to the result before it."""
     return _public(
         state,
@@ -189,6 +194,7 @@ def public_record(
         input_lost=input_lost,
         note=note,
         reveal=reveal,
+        panel_failed=panel_failed,
     )
 
 
@@ -202,8 +208,10 @@ def operatives(
     note: str | None = None,
     reveal: bool = True,
     show_refusal: bool = True,
+    other_panel_failed: bool = False,
 ) -> OperativesView:
-    """The operatives' screen: the public record and nothing else."""
+    """The operatives' screen: the public record and nothing else (with
+    `other_panel_failed`, that the spymasters' screen fails)."""
     return OperativesView(
         public_record(
             state,
@@ -214,6 +222,7 @@ def operatives(
             note=note,
             reveal=reveal,
             show_refusal=show_refusal,
+            panel_failed="spymasters" if other_panel_failed else None,
         )
     )
 
@@ -228,9 +237,11 @@ def spymasters(
     note: str | None = None,
     reveal: bool = True,
     show_refusal: bool = True,
+    other_panel_failed: bool = False,
 ) -> SpymastersView:
     """The spymasters' screen: the key card, the public record, and every refusal
-    (a penalty on a word that is not the covering team's is told here only)."""
+    (a penalty on a word that is not the covering team's is told here only); with
+    `other_panel_failed`, that the operatives' screen fails."""
     public = _public(
         state,
         state.last if show_refusal else accepted_last(state),
@@ -240,5 +251,6 @@ def spymasters(
         input_lost=input_lost,
         note=note,
         reveal=reveal,
+        panel_failed="operatives" if other_panel_failed else None,
     )
     return SpymastersView(key_colours(state), public)

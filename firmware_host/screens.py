@@ -58,7 +58,8 @@ def context(stand: Stand, seat: Seat) -> games.Context:
 
 
 def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
-    """The seat's menu from the stand's settings: nothing of the game in play."""
+    """The seat's menu from the stand's settings: nothing of the game in play; and,
+    at its foot, whether the other seat's panel fails (the stand's own state)."""
     menu = stand.menus[seat]
     s = stand.settings
     lines = []
@@ -112,7 +113,13 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             )
             for g in menu.history
         )
-    return layouts.MenuView(tuple(lines), menu.index, menu.editing, history)
+    return layouts.MenuView(
+        tuple(lines),
+        menu.index,
+        menu.editing,
+        history,
+        other_panel_failed=seat.partner in stand.panel_faults,
+    )
 
 
 def starting(panel: Panel, lang: str = "en") -> Image.Image:
@@ -137,4 +144,6 @@ def public(stand: Stand) -> dict[str, Any]:
         if last is not None and games.refused(last) and stand.refusal_shown
         else None,
         "cannot_save": stand.fault,
+        # The seats whose panel fails (public: anyone at the table sees it stuck).
+        "panel_failed": sorted(seat.value for seat in stand.panel_faults),
     }

@@ -15,7 +15,8 @@ Both screens share one layout, the Duet play screen's: the grid on the left
   inverted (which ties the symbol to the name); and the turn timer (an
   hourglass and m:ss, inverted in the last seconds), in the same row where it
   fits, else in a row of its own;
-- one message box: a fault that stops input, else the stand's answer to a
+- one message box: a fault that stops input, else the other screen failing
+  (that panel cannot say so itself), else the stand's answer to a
   press (a hint, an undo asked), else a refusal (framed), else "time is up",
   else the end line (undo still possible, or how to deal the next game), else
   what the last input did.
@@ -331,12 +332,13 @@ def last_key(public: ClassicPublic) -> tuple[str, str] | None:
 
 def message_key(public: ClassicPublic) -> tuple[str, str] | None:
     """What the one message box says: a fault that stops input first (a refusal must
-    not hide it), then the stand's answer to a press (a hint, an undo asked), then a
-    refusal, then "time is up", then the end screen's line (undo can still take the
-    end back, or how to deal the next game), then the last input."""
+    not hide it), then the other screen failing, then the stand's answer to a press
+    (a hint, an undo asked), then a refusal, then "time is up", then the end
+    screen's line (undo can still take the end back, or how to deal the next game),
+    then the last input."""
     note = note_key(public)
     last = last_key(public)
-    if note in ("cannot_save", "input_lost"):
+    if note is not None and note != "time_up":  # a fault: nothing may hide it
         return "classic_note", note
     if public.note is not None:
         return "classic_note", public.note
@@ -354,6 +356,8 @@ def note_key(public: ClassicPublic) -> str | None:
         return "cannot_save"
     if public.input_lost:  # then: touches are not seen until the device is back
         return "input_lost"
+    if public.panel_failed is not None:  # that screen cannot say it: this one must
+        return f"panel_failed_{public.panel_failed}"
     if public.timer == 0 and public.stage is not ClassicStage.OVER:
         return "time_up"
     return None

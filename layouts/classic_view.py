@@ -12,8 +12,9 @@ The stand's two screens take those two roles:
 `ClassicPublic` is the public record: what everyone at the table watched happen
 (the tiles on the words and their colours, whose turn it is, the guesses the
 clue still allows, what the last input did, who won and how) and the stand's
-own state (a pending penalty, the turn timer, a fault). `keystand.classic_views`
-builds these from the game state; the layouts never see the state or the card.
+own state (a pending penalty, the turn timer, a fault, the other screen failing).
+`keystand.classic_views` builds these from the game state; the layouts never see
+the state or the card.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ STAND_NOTES = (
 )
 # The end screen's last line: undo can still take the end back, or the next game.
 END_LINES = ("hold", "new_game")
+# The two screens by the people they face: the other screen's failure is told by its role.
+ROLES = ("spymasters", "operatives")
 TIMER_MAX = 540  # seconds: the longest turn timer the screens draw (9:00 fits every panel)
 
 
@@ -173,10 +176,17 @@ class ClassicPublic:
     input_lost: bool = False  # an input device stopped answering
     note: str | None = None  # a STAND_NOTES key: a press that did nothing, an undo asked
     end: str | None = None  # over only: "hold" (undo can take the end back) or "new_game"
+    # The other screen fails (stuck, unplugged), named by whom it faces (a ROLES value):
+    # that panel cannot say so itself, so this one does.
+    panel_failed: str | None = None
 
     def __post_init__(self) -> None:
         if self.note is not None and self.note not in STAND_NOTES:
             raise ValueError(f"note {self.note!r}: expected one of {', '.join(STAND_NOTES)}")
+        if self.panel_failed is not None and self.panel_failed not in ROLES:
+            raise ValueError(
+                f"panel failed {self.panel_failed!r}: expected one of {', '.join(ROLES)}"
+            )
         over = self.stage is ClassicStage.OVER
         if self.end is not None and (self.end not in END_LINES or not over):
             raise ValueError(
@@ -232,6 +242,8 @@ class SpymastersView:
         ]
         if wrong:
             raise ValueError(f"cells {wrong}: the tile's colour is not the key's")
+        if self.public.panel_failed == "spymasters":
+            raise ValueError("the spymasters' screen cannot tell its own failure")
 
 
 @dataclass(frozen=True)
@@ -239,3 +251,7 @@ class OperativesView:
     """The operatives' screen: the public record and nothing else."""
 
     public: ClassicPublic
+
+    def __post_init__(self) -> None:
+        if self.public.panel_failed == "operatives":
+            raise ValueError("the operatives' screen cannot tell its own failure")

@@ -7,7 +7,8 @@ sees the table, so a word's two marks sit at the same place in each grid:
 the last touch) drawn on both.
 
 Wide panels put the words in a column beside the two grids; the others in a
-band above them. The card code runs under the grids.
+band above them. The card code runs under the grids, and under it what starts
+the next game, or, while the partner's screen fails, that it does.
 """
 
 from __future__ import annotations
@@ -38,14 +39,18 @@ class EndLayout:
     code: TextBox
 
     def slots(self) -> dict[str, list[TextBox]]:
+        head, foot = code_boxes(self.code)
         return {
             "end_title": [self.title],
             "end_reason": [self.reason],
             "score": [self.score.label],
             "number": [self.score.number],
             "caption": list(self.captions),
-            "code": [self.code],
-            "end_hint": [self.code],
+            # The hold text alone fills the code's box; above the notice, all but its
+            # last line, as the card code does.
+            "code": [self.code, head],
+            "end_hint": [foot],
+            "end_note": [foot],
         }
 
 
@@ -135,12 +140,17 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         d.rectangle(inclusive(lay.score.box), outline=BLACK)
         draw_text(d, s["score"]["label"], lay.score.label, center=True)
         draw_text(d, str(end.score), lay.score.number, center=True)
+    code, after = code_boxes(lay.code)
+    # The partner's screen fails: its last line says so (that panel cannot), before
+    # what starts the next game.
+    notice = s["end_note"]["partner_panel_failed"] if view.partner_panel_failed else None
     if end.held:  # the key is held back a few seconds: undo is still possible
-        draw_text(d, s["end_hold"]["undo"], lay.code, center=True)
+        draw_text(d, s["end_hold"]["undo"], code if notice else lay.code, center=True)
     else:
-        code, after = code_boxes(lay.code)
         draw_text(d, f"{s['code']['label']} {end.card_code}", code, center=True)
-        # What starts the next game, or what the key just pressed would do.
+    if notice is not None:
+        draw_text(d, notice, after, center=True)
+    elif not end.held:  # what starts the next game, or what the key just pressed would do
         draw_text(d, s["end_hint"][view.hint or "new_game"], after, center=True)
     boxes = {}
     for (x, y), caption, key, side in zip(

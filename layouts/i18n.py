@@ -17,7 +17,12 @@ STRINGS_DIR = Path(__file__).parent / "strings"
 DEFAULT = "en"
 
 # The table a string sits in names the box it is drawn in, except these.
-SLOT_OF_TABLE = {"reject": "last", "end_hold": "code", "mission_name": "menu_value"}
+SLOT_OF_TABLE = {
+    "reject": "last",
+    "end_hold": "code",
+    "mission_name": "menu_value",
+    "menu_note": "menu_hint",
+}
 
 
 def languages() -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """The menu, on the screen of the seat that opened it: no key, nothing of the game.
 
 A title bar, the entries (the chosen one inverted, a window that scrolls with
-it on small panels), and a line that says what the keys do. The same screen
+it on small panels), and a line that says what the keys do (or, while the other
+seat's screen fails, says that: an urgent fault before a reminder). The same screen
 lists the finished games when the seat asks for the history, and the turns and
 mistakes while a custom mission is set.
 """
@@ -9,6 +10,7 @@ mistakes while a custom mission is set.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -59,6 +61,9 @@ class MenuView:
     selected: int = 0
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
     history: tuple[HistoryLine, ...] | None = None  # shown instead of the entries
+    # The other seat's screen fails (stuck, unplugged): said where the keys' hint goes,
+    # as that panel cannot say it and the players may not look at it for a while.
+    other_panel_failed: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.selected < len(self.lines):
@@ -140,7 +145,7 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             draw_text(d, f"{game.date} {game.mission}", row)
             score = "" if game.score is None else f" {game.score}"
             draw_text(d, s["history"][game.result] + score, value)
-        draw_text(d, s["menu_hint"]["back"], lay.hint, center=True)
+        draw_text(d, foot(view, s, "back"), lay.hint, center=True)
         return
     draw_text(d, s["menu_title"]["menu"], lay.title, fill=WHITE)
     first = _window(view.selected, len(view.lines), len(lay.rows))
@@ -159,5 +164,11 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             numbers = line.mission[1] if line.mission is not None else text
             text = f"{s['menu_value'][view.editing]} {numbers}"
         draw_text(d, text, value, fill=ink)
-    hint = "edit" if view.editing else "move"
-    draw_text(d, s["menu_hint"][hint], lay.hint, center=True)
+    draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)
+
+
+def foot(view: MenuView, s: Mapping[str, Mapping[str, str]], hint: str) -> str:
+    """The foot line: what the keys do, unless the other seat's screen fails."""
+    if view.other_panel_failed:
+        return s["menu_note"]["other_panel_failed"]
+    return s["menu_hint"][hint]

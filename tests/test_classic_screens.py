@@ -54,7 +54,7 @@ from keystand.layouts.classic_view import END_LINES, STAND_NOTES, TIMER_MAX
 from keystand.layouts.fonts import font
 from keystand.layouts.i18n import strings
 from keystand.layouts.play import digits
-from keystand.layouts.text import fits, wrap
+from keystand.layouts.text import draw_text, fits, wrap
 from keystand.rules.classic import Classic, Phase, Rejection, RejectReason, Result
 from keystand.rules.classic_card import ClassicCard
 from keystand.rules.classic_card import Team as RulesTeam
@@ -241,6 +241,7 @@ def test_the_operatives_view_has_no_place_for_the_key():
         "input_lost",
         "note",  # the stand's answer to a press (a STAND_NOTES key: no key in it)
         "end",  # the end screen's line: undo can still take it back, or a new game
+        "panel_failed",  # the stand's own state: the other screen fails (whom it faces)
     }
 
 
@@ -366,6 +367,64 @@ def test_the_stand_notes_come_before_a_refusal_and_the_end_line_after_it():
         public(note="nonsense")
 
 
+def test_the_other_screen_failing_is_told_before_any_note_and_named_by_whom_it_faces():
+    """That panel cannot say it: the other one does, before a hint, an undo asked, a
+    refusal, the timer and the end line; only a fault that stops input comes first."""
+    key = screen.message_key
+    refused = ClassicLast(ClassicLastKind.REJECTED, cell=3, reject="covered")
+    for role in ("spymasters", "operatives"):
+        told = ("classic_note", f"panel_failed_{role}")
+        assert key(public(panel_failed=role)) == told
+        assert key(public(panel_failed=role, last=refused, note="undo_wait_operatives")) == told
+        assert key(public(panel_failed=role, timer=0)) == told
+        over = dict(stage=ClassicStage.OVER, team=None, winner=Team.BLUE, win=Win.ASSASSIN)
+        for end in END_LINES:
+            assert key(public(**over, end=end, panel_failed=role)) == told
+        assert key(public(panel_failed=role, cannot_save=True)) == ("classic_note", "cannot_save")
+        assert key(public(panel_failed=role, input_lost=True)) == ("classic_note", "input_lost")
+    mid, end = final("mid"), final("end")
+    for state in (mid, end):
+        assert classic_views.spymasters(state).public.panel_failed is None
+        assert classic_views.operatives(state).public.panel_failed is None
+        spy = classic_views.spymasters(state, other_panel_failed=True)
+        ops = classic_views.operatives(state, other_panel_failed=True)
+        assert spy.public.panel_failed == "operatives"
+        assert ops.public.panel_failed == "spymasters"
+    with pytest.raises(ValueError, match="panel failed 'seat A'"):
+        public(panel_failed="seat A")
+    with pytest.raises(ValueError, match="cannot tell its own failure"):
+        OperativesView(public(panel_failed="operatives"))
+    with pytest.raises(ValueError, match="cannot tell its own failure"):
+        SpymastersView(KEY, public(panel_failed="spymasters"))
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_each_classic_screen_says_when_the_other_fails_in_play_and_at_the_end(model, rotation):
+    spec = panel(model, rotation)
+    for name, timer in (("mid", 75), ("end", None)):
+        state = final(name)
+        lay = screen.layout(spec, timed=timer is not None)
+        for build, other in (
+            (classic_views.spymasters, "operatives"),
+            (classic_views.operatives, "spymasters"),
+        ):
+            for reveal in (False, True):
+                kw = dict(timer=timer, reveal=reveal)
+                healthy = render(build(state, **kw), spec, "en")
+                for lang in languages():
+                    failed = render(build(state, **kw, other_panel_failed=True), spec, lang)
+                    alone = Image.new("1", spec.size, 1)
+                    d = ImageDraw.Draw(alone)
+                    d.fontmode = "1"
+                    notice = strings(lang)["classic_note"][f"panel_failed_{other}"]
+                    draw_text(d, notice, lay.message, middle=True)
+                    box = lay.message.box
+                    assert same(failed.crop(box), alone.crop(box)), (name, other, lang)
+                    if lang == "en":  # nothing but the message changed
+                        diff = ImageChops.difference(healthy, failed).getbbox()
+                        assert diff is not None and inside(diff, lay.frame), (name, other)
+
+
 def test_a_finished_game_says_undo_while_held_then_how_to_deal_the_next():
     state = final("end")
     for f in SCREENS:
@@ -443,10 +502,17 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
     states, others = play(events, card), play(events, other)
     pending = data.draw(st.booleans(), label="penalty pending")
     timer = data.draw(st.one_of(st.none(), st.integers(0, 300)), label="timer")
+    # The spymasters' panel failing is told here: that fact, nothing of the key.
+    failed = data.draw(st.booleans(), label="spymasters' panel failed")
     for s, o in zip(states, others, strict=True):
         assert public_record(s) == public_record(o)  # the premise: the same game in public
-        kw = dict(penalty_pending=pending and s.phase is Phase.GUESSING, timer=timer)
+        kw = dict(
+            penalty_pending=pending and s.phase is Phase.GUESSING,
+            timer=timer,
+            other_panel_failed=failed,
+        )
         assert classic_views.operatives(s, **kw) == classic_views.operatives(o, **kw)
+        del kw["other_panel_failed"]
         assert classic_views.public_record(s, **kw) == classic_views.public_record(o, **kw)
     last, alt = states[-1], others[-1]
     event(f"final phase: {last.phase.value}")
@@ -455,7 +521,11 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
         for s in states
     )
     event(f"a refusal kept from the operatives: {secret}")
-    kw = dict(penalty_pending=pending and last.phase is Phase.GUESSING, timer=timer)
+    kw = dict(
+        penalty_pending=pending and last.phase is Phase.GUESSING,
+        timer=timer,
+        other_panel_failed=failed,
+    )
     mine, theirs = classic_views.operatives(last, **kw), classic_views.operatives(alt, **kw)
     rotation = data.draw(st.sampled_from(ROTATIONS), label="rotation")
     for model in MODELS:
@@ -703,7 +773,13 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
         p = public(last=ClassicLast(ClassicLastKind.REJECTED, reject=reason.value))
         table, key = screen.last_key(p)
         asked[table].add(key)
-    for kw in (dict(cannot_save=True), dict(input_lost=True), dict(timer=0)):
+    for kw in (
+        dict(cannot_save=True),
+        dict(input_lost=True),
+        dict(timer=0),
+        dict(panel_failed="spymasters"),
+        dict(panel_failed="operatives"),
+    ):
         asked["classic_note"].add(screen.note_key(public(**kw)))
     for note in STAND_NOTES:
         asked["classic_note"].add(screen.message_key(public(note=note))[1])
@@ -867,6 +943,9 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "penalty-operatives": ("penalty", "operatives", {"penalty_pending": True}),
     "end-spymasters": ("end", "spymasters", {}),
     "end-operatives": ("end", "operatives", {}),
+    # The other screen fails: that panel cannot say so, this one does.
+    "mid-spymasters-panel-failed": ("mid", "spymasters", {"timer": 75, "other_panel_failed": True}),
+    "end-operatives-panel-failed": ("end", "operatives", {"other_panel_failed": True}),
 }
 DE_RU = ("de", "ru")
 # (scene, language, portrait): every scene in English, the mid-game in German and

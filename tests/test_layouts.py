@@ -46,6 +46,7 @@ from keystand.layouts import (
     text_slots,
 )
 from keystand.layouts import end as end_screen
+from keystand.layouts import menu as menu_screen
 from keystand.layouts import play as play_screen
 from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
@@ -638,6 +639,93 @@ def test_a_seat_view_refuses_what_it_must_not_carry():
         Last(LastKind.AGENT, reject="covered")
 
 
+# ----- the partner's panel fails: every screen of this seat says so -----------------------
+
+
+def text_alone(spec, text: str, box: TextBox, **how: bool) -> Image.Image:
+    """`text` drawn in `box` by the renderer's own routine, on an otherwise white screen."""
+    image = Image.new("1", spec.size, 1)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    draw_text(d, text, box, **how)
+    return image
+
+
+def says(shown: Image.Image, spec, text: str, box: TextBox, **how: bool) -> bool:
+    """`shown` has `text` in `box`, drawn as the renderer draws it, and nothing else there."""
+    return same(shown.crop(box.box), text_alone(spec, text, box, **how).crop(box.box))
+
+
+def changed_only_inside(a: Image.Image, b: Image.Image, area: tuple[int, ...]) -> bool:
+    """`a` and `b` differ, and only inside `area`: nothing else on the screen moved."""
+    diff = ImageChops.difference(a.convert("L"), b.convert("L")).getbbox()
+    return diff is not None and inside(diff, area)
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_play_screen_says_the_partners_panel_fails(model, rotation):
+    spec = panel(model, rotation)
+    lay = play_screen.layout(spec)
+    for lang in languages():
+        healthy = render(view(), spec, lang)
+        failed = render(view(partner_panel_failed=True), spec, lang)
+        notice = strings(lang)["note"]["partner_panel_failed"]
+        assert says(failed, spec, notice, lay.note, middle=lay.shared), lang
+        assert changed_only_inside(healthy, failed, lay.note.box), lang
+
+
+REVEALED = End(Ending.WON, 22, "YAKM-S9ED-D1RD", SIDE)
+HELD_END = End(Ending.ASSASSIN, None, None, None)
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_end_screen_says_the_partners_panel_fails_under_the_code(model, rotation):
+    """Once the key is shown, the line under the card code says it instead of what
+    starts the next game; while the end is held back, under the undo line."""
+    spec = panel(model, rotation)
+    lay = end_screen.layout(spec)
+    head, foot = end_screen.code_boxes(lay.code)
+    for lang in languages():
+        s = strings(lang)
+        notice = s["end_note"]["partner_panel_failed"]
+        over = dict(stage=Stage.OVER, clue_giver=None, guesser=None)
+        shown = view(**over, end=REVEALED)
+        healthy, failed = (
+            render(replace(shown, partner_panel_failed=f), spec, lang) for f in (False, True)
+        )
+        assert says(failed, spec, notice, foot, center=True), lang
+        assert says(failed, spec, f"{s['code']['label']} {REVEALED.card_code}", head, center=True)
+        assert changed_only_inside(healthy, failed, foot.box), lang
+        held = view(**over, end=HELD_END)
+        healthy, failed = (
+            render(replace(held, partner_panel_failed=f), spec, lang) for f in (False, True)
+        )
+        assert says(failed, spec, notice, foot, center=True), lang
+        assert says(failed, spec, s["end_hold"]["undo"], head, center=True), lang
+        assert changed_only_inside(healthy, failed, lay.code.box), lang
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_menu_says_the_other_panel_fails_at_its_foot(model, rotation):
+    spec = panel(model, rotation)
+    lay = menu_screen.layout(spec)
+    for lang in languages():
+        notice = strings(lang)["menu_note"]["other_panel_failed"]
+        for menu in MENUS.values():
+            healthy = render(replace(menu, other_panel_failed=False), spec, lang)
+            failed = render(replace(menu, other_panel_failed=True), spec, lang)
+            assert says(failed, spec, notice, lay.hint, center=True), lang
+            assert changed_only_inside(healthy, failed, lay.hint.box), lang
+
+
+def test_the_failure_notices_are_strings_the_screens_ask_for():
+    """Each notice table holds exactly the one notice its screen draws."""
+    for lang in languages():
+        s = strings(lang)
+        assert set(s["end_note"]) == {"partner_panel_failed"}
+        assert set(s["menu_note"]) == {"other_panel_failed"}
+
+
 # ----- goldens ---------------------------------------------------------------------------
 
 CODE = "YAKM-S9ED-D1RD"
@@ -674,14 +762,20 @@ MENUS = {
         ),
     ),
 }
+MENUS["menu-panel-failed"] = replace(MENUS["menu"], other_panel_failed=True)
 # A scenario's screen while the other seat asks to undo: (scenario, seat asking).
 UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # A game's end while the key is still held back (both seats may undo).
 HELD = {"lost-held-B": "lost-B"}
+# A screen while the partner's panel fails (it cannot say so; this one does).
+PANEL_FAILED = {"won-A-panel-failed": "won-A", "lost-held-B-panel-failed": "lost-held-B"}
 # (screen, language, portrait): the main screens in English, two in German and
 # Russian, one with the panel mounted on end.
 GOLDENS = [
-    *((name, "en", False) for name in [*SCENARIOS, *NEUTRALS, *MENUS, *UNDO_ASKED, *HELD]),
+    *(
+        (name, "en", False)
+        for name in [*SCENARIOS, *NEUTRALS, *MENUS, *UNDO_ASKED, *HELD, *PANEL_FAILED]
+    ),
     ("menu", "ru", False),
     *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
     ("guessing-A", "en", True),
@@ -709,13 +803,18 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
         return render(views.neutral(NEUTRALS[name]), spec, lang)
     if name in MENUS:
         return render(MENUS[name], spec, lang)
+    failed = name in PANEL_FAILED
+    name = PANEL_FAILED.get(name, name)
     asking = None
     reveal = name not in HELD
     if name in UNDO_ASKED:
         name, asking = UNDO_ASKED[name]
     name = HELD.get(name, name)
     state, seat = scenario_state(name)
-    return render(views.for_seat(state, seat, undo_asked=asking, reveal=reveal), spec, lang)
+    view = views.for_seat(
+        state, seat, undo_asked=asking, reveal=reveal, partner_panel_failed=failed
+    )
+    return render(view, spec, lang)
 
 
 def golden_path(model: str, name: str, lang: str, portrait: bool) -> Path:

@@ -1,16 +1,30 @@
 """The stand's screens beyond the game: the menu shows nothing of the game, an
-undo request shows on both seats, history is read once per visit."""
+undo request shows on both seats, history is read once per visit, a failed panel
+is told on the other seat's screen in every game and on every screen."""
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import replace
+from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import pytest
+from PIL import Image
 
-from keystand import layouts, screens, views
+from keystand import classic_views, games, layouts, screens, views
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
-from keystand.rules import Seat, Status, generate
+from keystand.layouts.menu import layout as menu_layout
+from keystand.rules import Key, Seat, Status, generate
+from keystand.rules.classic_card import ClassicCard, ClassicKey
 from keystand.stand import Item, Menu, Settings, Stand
 from keystand.store import Store
 
@@ -116,3 +130,204 @@ def test_the_menu_opens_on_close_and_leaving_a_game_needs_a_second_press(tmp_pat
     assert screens.menu_view(s, Seat.A).lines[1].value_key == "confirm"
     s.handle(Press("A", KeyName.MENU), 0.5)
     assert s.state is not first and s.state.agents_found == 0
+
+
+# ----- a failed panel is told on the other seat's screen, in every game and screen -----
+
+
+CLASSIC_CARD = ClassicCard.from_code("9CY-EPF-ZXQ")  # ..X.. in row 1: the assassin at 8
+
+
+def playing(tmp_path: Path, game: str) -> Stand:
+    """A game in play: the first clue given, nothing touched yet."""
+    card = CLASSIC_CARD if game == "classic" else generate(11)
+    s = Stand(Store(tmp_path / game), settings=Settings(game=game), new_card=lambda: card)
+    s.boot()
+    s.handle(Act("clue", "A"), 0.0)
+    return s
+
+
+def to_screen(s: Stand, screen: str, seat: Seat) -> None:
+    """Take `seat`'s screen to the menu, or end the game (the key held back, then shown)."""
+    if screen == "menu":
+        s.handle(Press(seat.value, KeyName.MENU, long=True), 1.0)
+        assert seat in s.menus
+    elif screen.startswith("end"):
+        if isinstance(s.state.card, ClassicCard):
+            assassin = s.state.card.keys.index(ClassicKey.ASSASSIN)
+        else:  # A gave the clue: B guesses, judged by A's side
+            assassin = next(i for i, k in enumerate(s.state.card.a) if k is Key.ASSASSIN)
+        s.handle(Touch(*divmod(assassin, 5)), 1.0)
+        assert not s.playing and not s.revealed
+        if screen == "end-shown":
+            assert s.tick(1.0 + s.settings.reveal_delay)
+            assert s.revealed
+
+
+def told_view(s: Stand, seat: Seat) -> layouts.AnyView:
+    """What `seat`'s screen must show while the other seat's panel fails, built here
+    from the game's own views with the flag set, not through `screens.context`."""
+    if seat in s.menus:
+        return replace(screens.menu_view(s, seat), other_panel_failed=True)
+    if isinstance(s.state.card, ClassicCard):
+        build = classic_views.spymasters if seat is Seat.A else classic_views.operatives
+        return build(s.state, reveal=s.revealed, other_panel_failed=True)
+    return views.for_seat(s.state, seat, reveal=s.revealed, partner_panel_failed=True)
+
+
+@pytest.mark.parametrize("game", ["duet", "classic"])
+@pytest.mark.parametrize("screen", ["play", "menu", "end-held", "end-shown"])
+@pytest.mark.parametrize("failing", list(Seat))
+def test_a_failed_panel_is_told_on_the_other_seats_screen(
+    tmp_path: Path, game: str, screen: str, failing: Seat
+) -> None:
+    s = playing(tmp_path, game)
+    healthy = failing.partner
+    to_screen(s, screen, healthy)
+    panel = PANELS[0]
+    before = {seat: screens.render(s, seat, panel).tobytes() for seat in Seat}
+    assert screens.public(s)["panel_failed"] == []
+    s.panel_health(failing, "seat A (epd2in13_V4): BUSY on GPIO24 stayed high")
+    shown = screens.render(s, healthy, panel)
+    want = layouts.render(told_view(s, healthy), screens.spec(panel), "en")
+    assert shown.tobytes() == want.tobytes()
+    assert shown.tobytes() != before[healthy]
+    # The failing panel is not told of itself (it could not show it anyway).
+    assert screens.render(s, failing, panel).tobytes() == before[failing]
+    assert screens.public(s)["panel_failed"] == [failing.value]
+    s.panel_health(failing, None)  # it shows frames again: the notice goes
+    assert {seat: screens.render(s, seat, panel).tobytes() for seat in Seat} == before
+    assert screens.public(s)["panel_failed"] == []
+
+
+# ----- end to end: `keystand run --emulate` with a panel stuck -------------------------
+
+# Two 2.7" V2 panels on the real drivers over emulated controllers, the simulator
+# page to play on; the key held back for one second at the end.
+PI_PROFILE = """
+[stand]
+driver = "waveshare"
+reveal_delay = 1
+[panels]
+model = "epd2in7_V2"
+rotation = 90
+[panels.B]
+spi_device = 1
+rst = 16
+dc = 20
+busy = 21
+pwr = -1
+[input]
+kinds = ["simulator"]
+"""
+DUET_CODE = "5VHK-ZHXC-WE7S"
+WAIT = 120.0  # seconds: generous, for a loaded machine; every wait is for a condition
+
+
+def wait_for(check: Callable[[], object], what: str, timeout: float = WAIT) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"waited {timeout:.0f} s for {what}"
+        time.sleep(0.05)
+
+
+class EmulatedStand:
+    """`keystand run --emulate` with seat A's panel stuck from its second refresh."""
+
+    def __init__(self, tmp_path: Path, game: str, code: str) -> None:
+        profile = tmp_path / "pi.toml"
+        profile.write_text(PI_PROFILE)
+        self.out, self.err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
+        with self.out.open("w") as out, self.err.open("w") as err:
+            self.proc = subprocess.Popen(
+                [
+                    *(sys.executable, "-m", "keystand", "run", "--profile", str(profile)),
+                    *("--emulate", str(tmp_path / "frames"), "--emulate-fault", "A:busy-stuck"),
+                    *("--game", game, "--card-code", code, "--speed", "0.01", "--port", "0"),
+                    *("--state-dir", str(tmp_path / "state")),
+                ],
+                stdout=out,
+                stderr=err,
+                text=True,
+            )
+        self.url = ""
+        wait_for(self._started, "the simulator page's address")
+
+    def _started(self) -> bool:
+        found = re.search(r"http://127\.0\.0\.1:\d+/", self.out.read_text())
+        assert found or self.proc.poll() is None, self.err.read_text()
+        self.url = found.group(0) if found else ""
+        return bool(found)
+
+    def status(self) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url + "status", timeout=10) as r:
+            return json.load(r)
+
+    def send(self, line: str) -> None:
+        req = urllib.request.Request(self.url + "input", data=line.encode(), method="POST")
+        with urllib.request.urlopen(req, timeout=10) as r:
+            assert r.status == 200
+
+    def screen(self, seat: str) -> Image.Image:
+        """What seat's emulated controller shows, decoded from the bytes on the wire."""
+        with urllib.request.urlopen(self.url + f"screen/{seat}.png", timeout=10) as r:
+            return Image.open(BytesIO(r.read())).convert("1")
+
+    def shows(self, seat: str, want: Image.Image) -> bool:
+        return self.screen(seat).tobytes() == want.convert("1").tobytes()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        assert self.proc.wait(WAIT) == 0, self.err.read_text()
+
+
+@pytest.mark.parametrize("game", ["duet", "classic"])
+def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_and_in_the_menu(
+    tmp_path: Path, game: str
+) -> None:
+    """Seat A's panel sticks (BUSY high) at its second refresh; the page's status says
+    it fails, and seat B's emulated panel says so in play, on the end screen once the
+    key is shown, and in the menu."""
+    rules_game = games.get(game)
+    card = rules_game.card_from_code(DUET_CODE if game == "duet" else CLASSIC_CARD.code)
+    spec = layouts.panel("epd2in7_V2", 90)
+
+    def b_view(state: object, failed: bool = True) -> layouts.AnyView:
+        if game == "classic":
+            return classic_views.operatives(state, other_panel_failed=failed)
+        return views.for_seat(state, Seat.B, partner_panel_failed=failed)
+
+    state = rules_game.start(card)
+    stand = EmulatedStand(tmp_path, game, card.code)
+    try:
+        assert stand.status()["panel_failed"] == []
+        stand.send("press A clue")  # A's second refresh: its BUSY stays high
+        state, _ = state.apply(rules_game.key_event(state, Seat.A, "clue"))
+        wait_for(lambda: stand.status()["panel_failed"] == ["A"], "A's panel to fail")
+        wait_for(lambda: stand.shows("B", layouts.render(b_view(state), spec)), "B's play screen")
+
+        if game == "classic":
+            assassin = card.keys.index(ClassicKey.ASSASSIN)
+        else:
+            assassin = next(i for i, k in enumerate(card.a) if k is Key.ASSASSIN)
+        stand.send(f"touch {assassin // 5} {assassin % 5}")
+        state, _ = state.apply(rules_game.touch_event(state, *divmod(assassin, 5), penalty=False))
+        assert not rules_game.playing(state)
+        ended = layouts.render(b_view(state), spec)
+        assert ended.tobytes() != layouts.render(b_view(state, failed=False), spec).tobytes()
+        wait_for(lambda: stand.shows("B", ended), "B's end screen with the key shown")
+
+        stand.send("press B menu long")
+        foot = menu_layout(spec).hint
+        notice = layouts.render(
+            layouts.MenuView((layouts.MenuLine(layouts.MenuItem.CLOSE),), other_panel_failed=True),
+            spec,
+        ).crop(foot.box)
+        wait_for(
+            lambda: stand.screen("B").crop(foot.box).tobytes() == notice.tobytes(),
+            "B's menu with the notice at its foot",
+        )
+        assert stand.status()["panel_failed"] == ["A"]  # A never came back
+    finally:
+        stand.stop()
+    assert "panel A" in stand.err.read_text() and "BUSY" in stand.err.read_text()

@@ -262,3 +262,54 @@ def test_the_status_line_speaks_classic(classic_stand: tuple[str, Path]) -> None
         assert f"{other} wins ({start} touched the assassin)" in text
         assert "Waiting for" not in text and "undefined" not in text
         browser.close()
+
+
+# Seat A's panel on the real drivers over an emulated controller whose BUSY sticks
+# from its second refresh (`keystand run --emulate`), with the page to play on.
+STUCK_PROFILE = """
+[stand]
+driver = "waveshare"
+[panels]
+model = "epd2in7_V2"
+rotation = 90
+[panels.B]
+spi_device = 1
+rst = 16
+dc = 20
+busy = 21
+pwr = -1
+[input]
+kinds = ["simulator"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("duet", "Seat A's screen fails: check its cable"),
+        ("classic", "The spymasters' screen (seat A) fails: check its cable"),
+    ],
+)
+def test_the_status_line_says_which_panel_fails(tmp_path: Path, game: str, says: str) -> None:
+    profile = tmp_path / "stuck.toml"
+    profile.write_text(STUCK_PROFILE)
+    args = ("--profile", str(profile), "--emulate", str(tmp_path / "frames"))
+    args += ("--emulate-fault", "A:busy-stuck", "--game", game)
+    for url, _ in _run_stand(tmp_path, *args):
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+            page = browser.new_page(viewport={"width": 900, "height": 1100})
+            page.goto(url)
+            page.wait_for_function(
+                "document.getElementById('img-A').dataset.frame > 0", timeout=WAIT_MS
+            )
+            assert "fails" not in page.locator("#status").text_content()
+            page.click(".keys[data-seat=A] button[data-key=clue]")  # A's second refresh
+            page.wait_for_function(
+                "document.getElementById('status').textContent.includes(' fails: ')",
+                timeout=WAIT_MS,
+            )
+            text = page.locator("#status").text_content()
+            assert says in text and text.count(" fails: ") == 1  # A's only: B's is fine
+            assert status(url)["panel_failed"] == ["A"]
+            browser.close()

@@ -189,9 +189,12 @@ def test_the_partners_side_never_reaches_the_screen(game, viewer, data):
     assume(other != card)
     states = run(card, mission, loose, events)
     others = run(other, mission, loose, events)
+    # The partner's panel failing is told on this screen: that fact, nothing of its side.
+    failed = data.draw(st.booleans(), label="partner's panel failed")
     for s, o in zip(states, others, strict=True):
         assert public(s) == public(o)  # the premise: the same game in public
-        mine, alt = views.for_seat(s, viewer), views.for_seat(o, viewer)
+        mine = views.for_seat(s, viewer, partner_panel_failed=failed)
+        alt = views.for_seat(o, viewer, partner_panel_failed=failed)
         if s.phase is Phase.OVER:
             # The end screen shows both sides and the code: only they may differ.
             assert mine.end is not None and alt.end is not None
@@ -205,7 +208,8 @@ def test_the_partners_side_never_reaches_the_screen(game, viewer, data):
     event(f"final phase: {final.phase.value}")
     event(f"reached sudden death: {any(s.sudden_death for s in states)}")
     if final.phase is not Phase.OVER:
-        mine, alt = views.for_seat(final, viewer), views.for_seat(alt_final, viewer)
+        mine = views.for_seat(final, viewer, partner_panel_failed=failed)
+        alt = views.for_seat(alt_final, viewer, partner_panel_failed=failed)
         for model in MODELS:
             for lang in languages():
                 spec = panel(model)

@@ -196,6 +196,7 @@ class ClassicGame:
             note=stand_note(seat, context),
             reveal=context.reveal,
             show_refusal=context.show_refusal,
+            other_panel_failed=context.partner_panel_failed,
         )
 
 
