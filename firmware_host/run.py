@@ -19,7 +19,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cliutil import HardwareError, UsageError, add_card_source, load_card, read_bytes
+from .cliutil import (
+    HardwareError,
+    UsageError,
+    add_card_source,
+    load_card,
+    path_arg,
+    read_bytes,
+)
 from .rules import KeystandError
 from .store import default_state_dir
 
@@ -54,7 +61,7 @@ def add_parser(sub: Any) -> None:
         help="the settings file: profile, languages, default mission, refresh policy "
         "(default: /etc/keystand/keystand.toml if it exists)",
     )
-    p.add_argument("--state-dir", type=Path, help=f"default: {default_state_dir()}")
+    p.add_argument("--state-dir", type=path_arg, help=f"default: {default_state_dir()}")
     p.add_argument(
         "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
     )
@@ -70,7 +77,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
     p.add_argument(
         "--emulate",
-        type=Path,
+        type=path_arg,
         metavar="DIR",
         help="run the profile's real drivers over emulated hardware; write each seat's SPI "
         "transfer log (SEAT.spi) and each image its panel got (SEAT-NNNN.png) in DIR",
