@@ -65,10 +65,9 @@ def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> Non
 
 
 # The most a user-named file may hold. Generous: a 100,000-line script is about
-# 1.5 MB; a card is a line; a settings file or profile a few KiB.
+# 1.5 MB; a card is a line. (Profiles and settings files: schema.MAX_BYTES.)
 SCRIPT_CAP = 16 * 1024 * 1024
 CARD_CAP = 64 * 1024
-SETTINGS_CAP = 64 * 1024
 _CAPS = {"script": SCRIPT_CAP, "card file": CARD_CAP}
 
 
