@@ -260,8 +260,6 @@ def _check_state_dir(state_dir: Path) -> None:
     A disk that fills up later is not this: the stand runs and says "cannot save"."""
     import tempfile
 
-    from .store import CURRENT
-
     where = f"state dir {str(state_dir)!r}"
     if state_dir.exists() and not state_dir.is_dir():
         raise UsageError(f"{where} is not a directory")
@@ -273,6 +271,14 @@ def _check_state_dir(state_dir: Path) -> None:
         raise UsageError(
             f"{where} cannot be written: {e.strerror or e} (give a writable --state-dir)"
         ) from e
+    _check_journal(state_dir)
+
+
+def _check_journal(state_dir: Path) -> None:
+    """The journal is a file if it is there: a folder is refused, and a FIFO is
+    refused before anything reads it (a read of one would wait for ever)."""
+    from .store import CURRENT
+
     journal = state_dir / CURRENT
     if journal.exists() and not journal.is_file():
         raise UsageError(f"{str(journal)!r} is not a file: move it away, keystand writes it")
@@ -502,6 +508,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
+    _check_journal(state_dir)  # before anything reads it
     game = _game_of(state_dir, args.game, bool(args.script))  # the card's and script's
     card = load_card(args, sys.stdin, game)
     steps = None

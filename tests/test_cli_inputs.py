@@ -174,3 +174,17 @@ def test_an_empty_state_dir_is_refused(tmp_path: Path, argv: list[str]) -> None:
     line = one_line(keystand(*args, cwd=work))
     assert "an empty path" in line and ("--state-dir" in line or "--emulate" in line)
     assert list(work.iterdir()) == []  # nothing written where it was run
+
+
+@pytest.mark.parametrize("command", ["run", "state"])
+def test_a_fifo_where_the_journal_should_be_is_one_line_not_a_wait(
+    tmp_path: Path, command: str
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    os.mkfifo(state / "current.journal")
+    script = tmp_path / "s.txt"
+    script.write_text("clue A\n")
+    extra = ["--no-page", "--speed", "0", "--script", str(script)] if command == "run" else []
+    line = one_line(keystand(command, "--state-dir", state, *extra))
+    assert f"{str(state / 'current.journal')!r} is not a file" in line
