@@ -23,6 +23,7 @@ from .cliutil import (
     UsageError,
     add_card_source,
     load_card,
+    path_arg,
     read_bytes,
 )
 from .drivers import gpio
@@ -110,10 +111,10 @@ def _parser() -> argparse.ArgumentParser:
     state = sub.add_parser(
         "state", help="the current game of a state dir, as `keystand play --json` prints it"
     )
-    state.add_argument("--state-dir", type=Path, help="default: the service's state dir")
+    state.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
     state.add_argument("--json", action="store_true", help="print one JSON object")
     history = sub.add_parser("history", help="finished games, newest first")
-    history.add_argument("--state-dir", type=Path, help="default: the service's state dir")
+    history.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
     history.add_argument("--limit", type=_limit, default=20, help="how many (default 20)")
     history.add_argument("--json", action="store_true", help="one JSON object per line")
     return p
@@ -243,11 +244,24 @@ def _state_dir(args: argparse.Namespace) -> Path:
     return root
 
 
+def _state_file(root: Path, name: str) -> Path:
+    """A file of the state dir to read: a folder or a pipe where it should be is
+    one line, not a traceback (or a read that never ends)."""
+    path = root / name
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{str(path)!r} is not a file (keystand writes it: move it away)")
+    return path
+
+
 def _state(args: argparse.Namespace, out: TextIO) -> int:
-    from .store import Store
+    from .store import CURRENT, Store
 
     root = _state_dir(args)
-    found = Store.reader(root).peek()  # read only: the service may be running
+    journal = _state_file(root, CURRENT)
+    try:
+        found = Store.reader(root).peek()  # read only: the service may be running
+    except OSError as e:
+        raise UsageError(f"cannot read {str(journal)!r}: {e.strerror or e}") from e
     if found is None:
         raise UsageError(f"no game in {root} (is it the service's state dir?)")
     state, game_id = found
@@ -283,7 +297,12 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
 def _history(args: argparse.Namespace, out: TextIO) -> int:
     from .store import Store
 
-    games = Store.reader(_state_dir(args)).history(args.limit)
+    root = _state_dir(args)
+    path = _state_file(root, "history.jsonl")
+    try:
+        games = Store.reader(root).history(args.limit)
+    except OSError as e:
+        raise UsageError(f"cannot read {str(path)!r}: {e.strerror or e}") from e
     for g in games:
         if args.json:
             print(json.dumps(g, sort_keys=True), file=out)

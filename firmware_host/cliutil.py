@@ -8,6 +8,8 @@ it, and `keystand card new` must not load Pillow or the service.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -46,6 +48,14 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see {self.prog} --help)")
 
 
+def path_arg(text: str) -> Path:
+    """An argparse type for a path: an empty one is refused, not read as the
+    working folder (`--state-dir ''` from an unset shell variable)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path (is a shell variable unset?)")
+    return Path(text)
+
+
 def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     """--card, --card-code or --card-file (one of them)."""
     g = p.add_mutually_exclusive_group(required=required)
@@ -54,14 +64,80 @@ def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> Non
     g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
 
 
+# The most a user-named file may hold. Generous: a 100,000-line script is about
+# 1.5 MB; a card is a line. (Profiles and settings files: schema.MAX_BYTES.)
+SCRIPT_CAP = 16 * 1024 * 1024
+CARD_CAP = 64 * 1024
+_CAPS = {"script": SCRIPT_CAP, "card file": CARD_CAP}
+
+
+class FileRefused(UsageError):
+    """A user-named file that is not one to read: a folder, a FIFO, a device, or
+    larger than its cap. `detail` says which, without the file's name."""
+
+    def __init__(self, what: str, path: str, detail: str) -> None:
+        self.what, self.path, self.detail = what, path, detail
+        super().__init__(f"{what} {path!r}: {detail}")
+
+
+def _size(cap: int) -> str:
+    return f"{cap // (1024 * 1024)} MiB" if cap >= 1024 * 1024 else f"{cap // 1024} KiB"
+
+
+def read_regular(
+    path: str | os.PathLike[str], what: str, cap: int, *, stdin_too: bool = False
+) -> bytes:
+    """The bytes of the regular file at `path`, at most `cap` of them.
+
+    The one door for every file a user names (script, card, profile, settings):
+    O_NONBLOCK so a FIFO with no writer cannot hang the open, fstat so only a
+    regular file is read (not a folder, FIFO or /dev/zero), and never more than
+    cap + 1 bytes read. FileRefused for those; OSError (FileNotFoundError, a
+    permission) passes for the caller to word. `stdin_too`: the option also
+    takes `-`, and a pipe's refusal says so."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileRefused(what, os.fspath(path), _not_regular(mode, stdin_too))
+        chunks, got = [], 0
+        while got <= cap:
+            chunk = os.read(fd, min(1024 * 1024, cap + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    finally:
+        os.close(fd)
+    if got > cap:
+        raise FileRefused(what, os.fspath(path), f"larger than {_size(cap)}: not a {what}")
+    return b"".join(chunks)
+
+
+def _not_regular(mode: int, stdin_too: bool) -> str:
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        hint = " (give - to read standard input)" if stdin_too else ""
+        return f"is a pipe (FIFO), not a regular file{hint}"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device, not a regular file"
+    return "is not a regular file"
+
+
 def read_bytes(path: str, what: str, stdin: TextIO) -> bytes:
-    """The bytes of a file, or of standard input for `-`: decoding is the reader's
-    (script text has one rule for files and stdin, whatever the locale says)."""
+    """The bytes of a file, or of standard input for `-`, at most the cap for
+    `what` (FileRefused beyond it): decoding is the reader's (script text has
+    one rule for files and stdin, whatever the locale says)."""
+    cap = _CAPS.get(what, SCRIPT_CAP)
     if path == "-":
         buffer = getattr(stdin, "buffer", None)
-        return buffer.read() if buffer is not None else stdin.read().encode("utf-8")
+        data = buffer.read(cap + 1) if buffer is not None else stdin.read(cap + 1).encode()
+        if len(data) > cap:
+            raise FileRefused(what, "stdin", f"larger than {_size(cap)}: not a {what}")
+        return bytes(data)
     try:
-        return Path(path).read_bytes()
+        return read_regular(path, what, cap, stdin_too=True)
     except OSError as e:
         raise UsageError(f"cannot read {what} {path!r}: {e.strerror or e}") from e
 

@@ -10,6 +10,7 @@ names; this module names no driver class.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
@@ -19,7 +20,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cliutil import HardwareError, UsageError, add_card_source, load_card, read_bytes
+from .cliutil import (
+    HardwareError,
+    UsageError,
+    add_card_source,
+    load_card,
+    path_arg,
+    read_bytes,
+)
 from .rules import KeystandError
 from .store import default_state_dir
 
@@ -40,7 +48,7 @@ def add_parser(sub: Any) -> None:
         "run",
         help="run the stand service (simulated drivers off a Pi)",
         description="Run the stand: inputs -> referee -> journal -> both screens. "
-        "SIGINT or SIGTERM stops it: the screens are blanked to a neutral picture first.",
+        "SIGINT, SIGTERM or SIGHUP stops it: the screens are blanked to a neutral picture first.",
     )
     p.add_argument(
         "--profile",
@@ -54,7 +62,7 @@ def add_parser(sub: Any) -> None:
         help="the settings file: profile, languages, default mission, refresh policy "
         "(default: /etc/keystand/keystand.toml if it exists)",
     )
-    p.add_argument("--state-dir", type=Path, help=f"default: {default_state_dir()}")
+    p.add_argument("--state-dir", type=path_arg, help=f"default: {default_state_dir()}")
     p.add_argument(
         "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
     )
@@ -70,7 +78,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-page", action="store_true", help="do not serve the simulator page")
     p.add_argument(
         "--emulate",
-        type=Path,
+        type=path_arg,
         metavar="DIR",
         help="run the profile's real drivers over emulated hardware; write each seat's SPI "
         "transfer log (SEAT.spi) and each image its panel got (SEAT-NNNN.png) in DIR",
@@ -252,8 +260,6 @@ def _check_state_dir(state_dir: Path) -> None:
     A disk that fills up later is not this: the stand runs and says "cannot save"."""
     import tempfile
 
-    from .store import CURRENT
-
     where = f"state dir {str(state_dir)!r}"
     if state_dir.exists() and not state_dir.is_dir():
         raise UsageError(f"{where} is not a directory")
@@ -265,6 +271,14 @@ def _check_state_dir(state_dir: Path) -> None:
         raise UsageError(
             f"{where} cannot be written: {e.strerror or e} (give a writable --state-dir)"
         ) from e
+    _check_journal(state_dir)
+
+
+def _check_journal(state_dir: Path) -> None:
+    """The journal is a file if it is there: a folder is refused, and a FIFO is
+    refused before anything reads it (a read of one would wait for ever)."""
+    from .store import CURRENT
+
     journal = state_dir / CURRENT
     if journal.exists() and not journal.is_file():
         raise UsageError(f"{str(journal)!r} is not a file: move it away, keystand writes it")
@@ -358,6 +372,20 @@ def _png(service: Service, seat_name: str, emulation: Emulation | None = None) -
     return buf.getvalue()
 
 
+def _say(err: TextIO, text: str) -> None:
+    """A line on stderr that cannot stop the stop: once the terminal is gone (a
+    closed SSH session: SIGHUP, then EIO on every write) the rest is said to
+    /dev/null, and the screens are still blanked."""
+    try:
+        print(text, file=err, flush=True)
+    except OSError:
+        with contextlib.suppress(OSError, ValueError):  # no descriptor (a test's StringIO)
+            fd = err.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+
+
 def _report_emulation(emulation: Emulation, panels: dict[Seat, Panel], err: TextIO) -> None:
     """Say, per seat, whether the controller ends showing the last image its
     driver was handed (the emulator decoded it from the bytes on the wire)."""
@@ -367,17 +395,16 @@ def _report_emulation(emulation: Emulation, panels: dict[Seat, Panel], err: Text
     for seat, panel in panels.items():
         files = sorted(emulation.folder.glob(f"{seat.value}-[0-9][0-9][0-9][0-9].png"))
         if not files:
-            print(f"keystand: emulate: seat {seat.value}: no frame reached the panel", file=err)
+            _say(err, f"keystand: emulate: seat {seat.value}: no frame reached the panel")
             continue
         with Image.open(files[-1]) as last:
             sent = last.convert("1")
         decoded = emulation.decoded(seat.value, panel.rotation).convert("1")
         same = sent.size == decoded.size and not ImageChops.difference(sent, decoded).getbbox()
-        print(
+        _say(
+            err,
             f"keystand: emulate: seat {seat.value}: {len(files)} frames; the controller shows "
             + (f"{files[-1].name} pixel for pixel" if same else f"NOT {files[-1].name}"),
-            file=err,
-            flush=True,
         )
 
 
@@ -481,6 +508,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
+    _check_journal(state_dir)  # before anything reads it
     game = _game_of(state_dir, args.game, bool(args.script))  # the card's and script's
     card = load_card(args, sys.stdin, game)
     steps = None
@@ -563,9 +591,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         service.add_input(page)
         interactive = True
     if "keyboard" in kinds and not steps:
-        service.add_input(
-            factory.make_input("keyboard", complain=lambda m: print(m, file=err, flush=True))
-        )
+        service.add_input(factory.make_input("keyboard", complain=lambda m: _say(err, m)))
         interactive = True
     wired = build_inputs(
         profile,
@@ -606,8 +632,9 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         log.warning("journal record not used: %s", skipped)
     if stand.fault:
         log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
-    signal.signal(signal.SIGTERM, lambda *_: done.set())
-    signal.signal(signal.SIGINT, lambda *_: done.set())
+    # SIGHUP: the terminal of a foreground run has closed (an SSH session, `make sim`).
+    for stop_signal in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(stop_signal, lambda *_: done.set())
     service.start(stop_timeout=STOP_TIMEOUT)
     if page is not None:
         print(
@@ -616,7 +643,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     notifier.ready(f"ready: profile {profile.name}")
     while not done.wait(0.5) and not service.stopped:
         pass
-    print("keystand: stopping: blanking the screens...", file=err, flush=True)
+    _say(err, "keystand: stopping: blanking the screens...")
     notifier.stopping("stopping: blanking the screens")
     clean = _shutdown(service, notifier, ping)
     if shown_log is not None:
@@ -624,15 +651,14 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if emulation is not None:
         _report_emulation(emulation, panels, err)
     if clean and not service.unblanked:
-        print("keystand: stopped; both screens show the neutral picture", file=err, flush=True)
+        _say(err, "keystand: stopped; both screens show the neutral picture")
         notifier.status("stopped: both screens show the neutral picture")
     else:
         which = ", ".join(service.unblanked) or "a panel"
-        print(
+        _say(
+            err,
             f"keystand: stopped, but {which} did not show the neutral picture: it may still "
             "show the key (check its cable, then start and stop the stand again)",
-            file=err,
-            flush=True,
         )
     return 0
 

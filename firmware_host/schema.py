@@ -19,7 +19,10 @@ import tomllib
 import types
 import typing
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
+
+from .cliutil import FileRefused, read_regular
 
 T = TypeVar("T")
 
@@ -131,13 +134,19 @@ MAX_BYTES = 64 * 1024  # the largest real settings file is a few KiB; a bigger o
 
 def read_toml(path: Any, key: str, what: str) -> dict[str, Any]:
     """The TOML tables in the file at `path` (a Path or an importlib resource):
-    SchemaError(key, ...) if it cannot be read or is not `what` (too big, not UTF-8,
-    not TOML). FileNotFoundError passes: the caller knows what there is instead."""
+    SchemaError(key, ...) if it cannot be read or is not `what` (not a regular
+    file, too big, not UTF-8, not TOML). FileNotFoundError passes: the caller
+    knows what there is instead."""
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        if isinstance(path, Path):  # a user's file: no FIFO, folder or device
+            data = read_regular(path, what.removeprefix("a "), MAX_BYTES)
+        else:  # a resource inside a zipped package: ours, still read with the cap
+            with path.open("rb") as f:
+                data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise
+    except FileRefused as e:
+        raise SchemaError(key, e.detail) from None
     except OSError as e:
         raise SchemaError(key, f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_BYTES:

@@ -154,7 +154,7 @@ def test_the_page_turns_a_click_into_an_input(page) -> None:
         (b"wait 10", "touch and press lines only"),
         (b"undo", "touch and press lines only"),  # one seat alone cannot undo
         (b"clue A", "touch and press lines only"),
-        (b"\xff\xfe\x00", "unknown event"),
+        (b"\xff\xfe\x00", "not UTF-8 text (byte 0xff at column 1)"),
         (b"x" * 500, "send one input line"),
         (b"", "send one input line"),
     ],

@@ -6,14 +6,20 @@ the stand accepted."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
 import random
+import select
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from keystand import screens
 from keystand.drivers.display import SimPanel, Timing
@@ -278,3 +284,113 @@ def test_a_frame_finished_after_the_log_closed_is_still_logged(tmp_path: Path) -
         mine = [line for line in lines if line.startswith(f"{seat} ")]
         assert mine[0].split()[2] == "1", lines  # the game frame, then only neutral ones
         assert mine[1:] and set(mine[1:]) == {f"{seat} neutral"}, lines
+
+
+PI_PROFILE = """
+[stand]
+driver = "waveshare"
+[panels]
+model = "epd2in7_V2"
+rotation = 90
+[panels.B]
+spi_device = 1
+rst = 16
+dc = 20
+busy = 21
+pwr = -1
+[input]
+kinds = []
+"""
+
+
+def _pump(fd: int, into: list[bytes], wait: float) -> bool:
+    """What the stand wrote to its terminal or pipe, waiting at most `wait` for it;
+    False once it is closed. (Read here, not in a thread: a thread blocked in a
+    read keeps the pseudo-terminal open after the test closes it.)"""
+    ready, _, _ = select.select([fd], [], [], wait)
+    if not ready:
+        return True
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:  # EIO: the terminal's other side is gone
+        return False
+    into.append(chunk)
+    return bool(chunk)
+
+
+@pytest.mark.parametrize("how", ["signal", "terminal closed"])
+def test_sighup_blanks_the_screens_like_sigterm(tmp_path: Path, how: str) -> None:
+    """SIGHUP (the terminal or SSH session of a foreground `keystand run` closed)
+    stops the stand as SIGTERM does: each seat's last shown picture is the
+    neutral one. "terminal closed" runs the stand on a pseudo-terminal as its
+    controlling terminal and closes it: the kernel sends the SIGHUP, and the
+    stand's messages then meet a terminal that is gone."""
+    profile = tmp_path / "pi.toml"
+    profile.write_text(PI_PROFILE)
+    script = tmp_path / "game.txt"
+    script.write_text("clue A\ntouch 0 0\nwait 600000\n")  # then waits: the stand runs on
+    shown = tmp_path / "shown.log"
+    argv = [
+        sys.executable,
+        "-m",
+        "keystand",
+        "run",
+        "--profile",
+        str(profile),
+        "--emulate",
+        str(tmp_path / "out"),
+        "--script",
+        str(script),
+        "--card-code",
+        generate(4).code,
+        "--speed",
+        "0.01",
+        "--state-dir",
+        str(tmp_path / "state"),
+        "--shown-log",
+        str(shown),
+    ]
+    said: list[bytes] = []
+    if how == "signal":
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        assert proc.stdout is not None
+        fd = proc.stdout.fileno()
+    else:
+        fd, slave = pty.openpty()
+        proc = subprocess.Popen(
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,  # its own session, with the pty as its terminal:
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )
+        os.close(slave)
+
+    def both_show_the_touch() -> bool:  # start, clue, touch: the third record shown
+        lines = shown.read_text().split("\n")[:-1] if shown.exists() else []
+        fields = [line.split() for line in lines]
+        return all(any(f[0] == s and len(f) == 3 and int(f[2]) >= 3 for f in fields) for s in "AB")
+
+    deadline = time.monotonic() + 120
+    while not both_show_the_touch() and time.monotonic() < deadline and proc.poll() is None:
+        _pump(fd, said, 0.05)
+    assert both_show_the_touch(), b"".join(said).decode(errors="replace")
+    if how == "signal":
+        proc.send_signal(signal.SIGHUP)
+        while time.monotonic() < deadline + 120 and _pump(fd, said, 1):
+            pass  # what it says while it stops, to the end
+    else:
+        os.close(fd)  # the terminal closes: the kernel hangs it up and sends SIGHUP
+    proc.wait(timeout=120)
+    text = b"".join(said).decode(errors="replace")
+    lines = shown.read_text().splitlines()
+    for seat in "AB":
+        mine = [line for line in lines if line.startswith(f"{seat} ")]
+        assert mine[-1] == f"{seat} neutral", (mine[-3:], text)
+    assert proc.returncode == 0, text  # the stop went on to its end, terminal or not
+    if how == "signal":
+        assert "Traceback" not in text
+        assert "keystand: stopped; both screens show the neutral picture" in text

@@ -8,9 +8,13 @@ It knows nothing of the game: the host passes it callables.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import ipaddress
 import json
+import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -20,20 +24,52 @@ from typing import Any
 
 from .base import Emit, InputDriver, Report
 from .events import InputEvent, Press, Touch, parse_line
+from .script import ScriptLineError, decode_line
 
 MAX_BODY = 200
 MAX_CLIENTS = 16  # a page polls with one or two connections; more is a runaway client
+EVICT_WAIT = 5.0  # seconds a new connection waits for an evicted one's thread to end
+
+
+class _Deadline(io.RawIOBase):
+    """A connection's reading side with one deadline for its whole request (request
+    line, headers and body): each read waits only for the time left, so a client
+    that sends a byte now and then cannot hold its thread past it (a per-read
+    idle time-out never fires for it)."""
+
+    def __init__(self, sock: socket.socket, seconds: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._end = time.monotonic() + seconds
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._end - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive whole in time")
+        self._sock.settimeout(left)
+        return self._sock.recv_into(buffer)
 
 
 class _Server(ThreadingHTTPServer):
-    """The page's server: a bounded number of client threads, and no traceback
-    for a client that leaves before its answer (a closed tab, a reload)."""
+    """The page's server: at most `MAX_CLIENTS` connections (each a thread), and
+    no traceback for a client that leaves before its answer (a closed tab, a
+    reload).
+
+    When all are taken, a new connection closes the oldest one still sending its
+    request (a client being answered is never cut), so clients that open
+    connections and send nothing cannot shut the page out; the request deadline
+    closes them anyway."""
 
     daemon_threads = True
     request_queue_size = 64  # connections waiting to be accepted (socketserver's default is 5)
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
         self._slots = threading.BoundedSemaphore(MAX_CLIENTS)
+        self._lock = threading.Lock()
+        self._reading: dict[socket.socket, None] = {}  # oldest first
         super().__init__(address, handler)
 
     def server_bind(self) -> None:
@@ -47,19 +83,41 @@ class _Server(ThreadingHTTPServer):
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):
-            self.shutdown_request(request)  # too many at once: this one is dropped
-            return
+            self._evict_oldest()
+            if not self._slots.acquire(timeout=EVICT_WAIT):
+                self.shutdown_request(request)  # every slot is answering: this one is dropped
+                return
+        with self._lock:
+            self._reading[request] = None
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            self._done(request)
             raise
+
+    def _evict_oldest(self) -> None:
+        with self._lock:
+            oldest = next(iter(self._reading), None)
+            if oldest is None:
+                return
+            del self._reading[oldest]
+        with contextlib.suppress(OSError):  # already gone
+            oldest.shutdown(socket.SHUT_RDWR)  # its thread's read ends; it frees its slot
+
+    def request_read(self, request: Any) -> None:
+        """`request` has sent its request whole: it is answered, never evicted."""
+        with self._lock:
+            self._reading.pop(request, None)
+
+    def _done(self, request: Any) -> None:
+        self.request_read(request)
+        self._slots.release()
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._slots.release()
+            self._done(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a client gone, a timed-out idle connection: nothing to report
@@ -104,9 +162,11 @@ class SimulatorPage(InputDriver):
         host: str = "127.0.0.1",
         port: int = 8027,
         idle_timeout: float = 10.0,
+        deadline: float = 10.0,
     ) -> None:
         self.host = _loopback(host)
-        self.idle_timeout = idle_timeout
+        self.idle_timeout = idle_timeout  # for a client that does not read its answer
+        self.deadline = deadline  # for a request (headers and body) to arrive whole
         self.port = port
         self.screens = screens
         self.png = png
@@ -141,8 +201,19 @@ class SimulatorPage(InputDriver):
         html = resources.files(__package__).joinpath("simulator.html").read_bytes()
 
         class Handler(BaseHTTPRequestHandler):
-            timeout = page.idle_timeout  # a half-sent request does not hold a thread
+            timeout = page.idle_timeout  # a client that does not read its answer
             server_version = "keystand-sim"
+            server: _Server
+
+            def setup(self) -> None:
+                super().setup()
+                self.rfile.close()  # the socket closes only once its files are closed
+                self.rfile = io.BufferedReader(_Deadline(self.connection, page.deadline))
+
+            def _read(self) -> None:
+                """The request has arrived whole: answer it at the idle time-out's pace."""
+                self.server.request_read(self.request)
+                self.connection.settimeout(page.idle_timeout)
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet by default
                 pass
@@ -159,6 +230,7 @@ class SimulatorPage(InputDriver):
                 self._send(code, json.dumps(data).encode(), "application/json")
 
             def do_GET(self) -> None:
+                self._read()
                 path = self.path.split("?", 1)[0]
                 if path == "/":
                     self._send(HTTPStatus.OK, html, "text/html; charset=utf-8")
@@ -187,24 +259,20 @@ class SimulatorPage(InputDriver):
                     self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
             def do_POST(self) -> None:
-                if self.path != "/input":
-                    self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {self.path}"})
-                    return
                 try:
                     length = int(self.headers.get("Content-Length", "0"))
                 except ValueError:
                     length = -1
+                body = self.rfile.read(length) if 0 < length <= MAX_BODY else b""
+                self._read()
+                if self.path != "/input":
+                    self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {self.path}"})
+                    return
                 if not 0 < length <= MAX_BODY:
                     self._json(HTTPStatus.BAD_REQUEST, {"error": "send one input line"})
                     return
-                raw = self.rfile.read(length).decode("utf-8", "replace")
-                line = raw.split("#", 1)[0].strip()
                 try:
-                    event = parse_line(line)
-                    # What a table's hardware can do: touch a word, press a key. A
-                    # bare "undo" or "clue A" would skip the two-seat undo.
-                    if not isinstance(event, Touch | Press):
-                        raise ValueError(f"{line!r}: the page sends touch and press lines only")
+                    event = _page_event(body)
                 except ValueError as e:
                     self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
                     return
@@ -213,6 +281,22 @@ class SimulatorPage(InputDriver):
                 self._json(HTTPStatus.OK, {"queued": str(event)})
 
         return Handler
+
+
+def _page_event(body: bytes) -> InputEvent:
+    """The event of a POST body: one line by the script rule (UTF-8, no control
+    character but a tab, at most a line end after it: a form feed is refused, not
+    taken as a space), and only what a table's hardware can do: touch a word,
+    press a key (a bare "undo" or "clue A" would skip the two-seat undo)."""
+    try:
+        text = decode_line(body.removesuffix(b"\n"), line=1, source="the page")
+    except ScriptLineError as e:
+        raise ValueError(e.detail) from None
+    line = text.split("#", 1)[0].strip()
+    event = parse_line(line)
+    if not isinstance(event, Touch | Press):
+        raise ValueError(f"{line!r}: the page sends touch and press lines only")
+    return event
 
 
 def _nowhere(event: InputEvent) -> None:
