@@ -671,7 +671,11 @@ class Stand:
             self.calibrating = Seat.A  # the screens ask for seat A's top-left word
             self.hints.clear()
         elif item is Item.HISTORY:
-            menu.history = self.store.history(limit=20)  # read once, not on every redraw
+            try:
+                menu.history = self.store.history(limit=20)  # read once, not on every redraw
+            except OSError as e:  # a history.jsonl the stand cannot read: an empty page
+                log.error("cannot read the history: %s", e)
+                menu.history = []
         elif item is Item.CLOSE:
             del self.menus[menu.seat]
 

@@ -251,3 +251,18 @@ def test_a_restart_with_no_room_to_finish_a_cut_step_resumes_the_game(
     assert again.fault is None and history_ids(root) == [game]
     ends = [r.data for r in read(root / "games" / f"{game}.journal")[0] if r.data["t"] == "end"]
     assert len(ends) == 1  # the step's own end record, not a second one
+
+
+def test_a_history_that_is_a_folder_is_one_line_and_an_empty_page(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    stand = stand_on(tmp_path)
+    (tmp_path / "history.jsonl").mkdir()
+    stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
+    menu = stand.menus[Seat.A]
+    while menu.item is not Item.HISTORY:
+        stand.handle(Press("A", KeyName.PASS), 0.0)
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+    assert menu.history == []
+    assert "cannot read the history" in caplog.text and "Traceback" not in caplog.text
+    assert not stand.new_game() and stand.fault  # nowhere to write its line: the game stays
