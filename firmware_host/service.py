@@ -33,7 +33,6 @@ from keystand.drivers.display import Panel, Refresh
 from keystand.drivers.inputs import Health, HealthReport, InputDriver, InputEvent
 
 from .panel_worker import NEUTRAL, PanelWorker, RefreshPolicy
-from .rules import Phase as GamePhase
 from .rules import Seat
 from .stand import Stand
 
@@ -90,14 +89,15 @@ def _nothing(stand: Stand) -> dict[str, Any]:
 
 
 def awaiting_clue(stand: Stand) -> bool:
-    """A quiet moment for both panels: a turn has ended and the next clue is being
-    thought of (the refresh policy may clear the ghosting now)."""
-    return stand.state is not None and stand.state.phase is GamePhase.AWAITING_CLUE
+    """A quiet moment for both panels, as the game in play says (its `quiet`): the
+    refresh policy may clear the ghosting now."""
+    return stand.state is not None and stand.game.quiet(stand.state)
 
 
 def game_over(stand: Stand) -> bool:
-    """The end screen's full refresh comes next: no clearing before it."""
-    return stand.state is not None and stand.state.phase is GamePhase.OVER
+    """The game in play is over: the end screen's full refresh comes next, so no
+    clearing before it."""
+    return stand.state is not None and not stand.game.playing(stand.state)
 
 
 class Service:

@@ -111,6 +111,9 @@ class ClassicGame:
     def playing(self, state: rules.Classic) -> bool:
         return state.status is rules.Status.PLAYING
 
+    def quiet(self, state: rules.Classic) -> bool:
+        return state.phase is rules.Phase.AWAITING_CLUE
+
     def last_outcome(self, state: rules.Classic) -> rules.Outcome | None:
         return state.last if isinstance(state.last, rules.Outcome) else None
 

@@ -90,6 +90,9 @@ class DuetGame:
     def playing(self, state: Duet) -> bool:
         return state.status is rules.Status.PLAYING
 
+    def quiet(self, state: Duet) -> bool:
+        return state.phase is rules.Phase.AWAITING_CLUE
+
     def last_outcome(self, state: Duet) -> rules.Outcome | None:
         return state.outcome
 
