@@ -6,10 +6,12 @@ overlong frames are counted and dropped, a '$' always starts afresh, and
 missing sequence numbers are counted (every state frame carries all 25 cells,
 so the next one heals whatever was lost). `SerialGrid` opens the port in its
 own thread, asks for a hello, feeds the filter with the newest state, and
-when the port goes away (unplugged) or falls silent says LOST, clears the
-contacts, and keeps reopening and asking until the grid says hello again
-(BACK). A grid whose firmware reports a sensor fault is LOST too, with the
-firmware's words.
+when the port goes away (unplugged) or falls silent says LOST, feeds the
+filter every cell as unknown, and keeps reopening and asking until the grid
+says hello again (BACK) and sends its state. A finger that rested across the
+gap is held by the filter until that state shows it lifted, so a reconnect
+never doubles a touch. A grid whose firmware reports a sensor fault is LOST
+too, with the firmware's words.
 
 pyserial is imported only when the driver opens a port.
 """
@@ -224,7 +226,7 @@ class SerialGrid(InputDriver):
         self._serial: Any = None
         self.parser = GridParser()
         self.hello: Hello | None = None  # the grid's hello on this connection
-        self._contacts: frozenset[Cell] = frozenset()
+        self._contacts: frozenset[Cell] | None = None  # None: unknown (no state since hello)
         self._heard = 0.0  # when a good frame last came
         self._asked = float("-inf")  # when we last sent Q
         self._why_lost = ""  # link trouble, '' when fine
@@ -327,8 +329,7 @@ class SerialGrid(InputDriver):
 
     def _lose(self, why: str) -> None:
         self._why_lost = why
-        self._contacts = frozenset()
-        self.filter.reset()
+        self._contacts = None
         self._tell()
 
     def _tell(self) -> None:
@@ -351,7 +352,10 @@ class SerialGrid(InputDriver):
         return f"grid on {self.port} (firmware {firmware})"
 
     def _filter(self, now: float) -> None:
-        cell = self.filter.feed(self._contacts, now)
+        if self._contacts is None:  # lost, or back but no state yet
+            cell = self.filter.feed((), now, unknown=self.filter.every_cell)
+        else:
+            cell = self.filter.feed(self._contacts, now)
         if cell is not None:
             self._emit(Touch(*self.orientation.to_table(cell)))
 
