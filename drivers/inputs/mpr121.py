@@ -392,10 +392,10 @@ class MPR121Grid(InputDriver):
         return bits
 
     def _still_running(self, chip: _Chip, now: float) -> bool:
-        """Whether the chip's ECR says it runs as set up. A chip that browned
-        out and reset answers with ECR 0x00, its status empty; it is set up
-        again after two such reads in a row, so that one bad read does not
-        reset a chip under a finger; after the first, its status is not taken."""
+        """Whether the chip's status may be taken: its ECR says it runs as set
+        up. A chip that browned out and reset answers with ECR 0x00, its
+        status empty; it is set up again after two such reads in a row, so
+        that one bad read does not reset a chip under a finger."""
         try:
             ecr = self._bus.read_byte_data(chip.address, ECR)
         except OSError:

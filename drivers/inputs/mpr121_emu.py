@@ -90,6 +90,7 @@ class EmulatedMPR121:
         self.present = True
         self.writes: list[Write] = []
         self._drop = [0] * ELECTRODES
+        self._baseline = [0] * ELECTRODES  # 10-bit, the register holds the top 8
         self.reset()
 
     # -- what a test or `--emulate` does to the chip ---------------------------
@@ -127,7 +128,7 @@ class EmulatedMPR121:
     # -- the register interface ----------------------------------------------------
 
     def reset(self) -> None:
-        if any(getattr(self, "_baseline", ())):  # it has run: a reset, not the power-on
+        if any(self._baseline):  # it has run: a reset, not the power-on
             self._kept = list(self._baseline)
         self.regs = bytearray(256)
         self.regs[CONFIG1] = 0x10

@@ -8,9 +8,10 @@ so the next one heals whatever was lost). `SerialGrid` opens the port in its
 own thread, asks for a hello, feeds the filter with the newest state, and
 when the port goes away (unplugged) or falls silent says LOST, feeds the
 filter every cell as unknown, and keeps reopening and asking until the grid
-says hello again (BACK) and sends its state. A finger that rested across the
-gap is held by the filter until that state shows it lifted, so a reconnect
-never doubles a touch. A grid whose firmware reports a sensor fault is LOST
+says hello again (BACK) and sends its state. Unknown is not clear: the
+filter keeps the contacts it last knew, so a finger that rested across the
+gap is the same contact in that state, not a new one, and a reconnect never
+doubles a touch. A grid whose firmware reports a sensor fault is LOST
 too, with the firmware's words.
 
 pyserial is imported only when the driver opens a port.
@@ -226,7 +227,7 @@ class SerialGrid(InputDriver):
         self._serial: Any = None
         self.parser = GridParser()
         self.hello: Hello | None = None  # the grid's hello on this connection
-        self._contacts: frozenset[Cell] | None = None  # None: unknown (no state since hello)
+        self._contacts: frozenset[Cell] | None = None  # None: lost, or no state since hello
         self._heard = 0.0  # when a good frame last came
         self._asked = float("-inf")  # when we last sent Q
         self._why_lost = ""  # link trouble, '' when fine
