@@ -328,13 +328,9 @@ class Rig:
         self.events: queue.Queue = queue.Queue()
         self.reports: queue.Queue = queue.Queue()
         self.filter = Recorder(dwell=0.05, bounce=0.3)
+        kwargs.setdefault("silent_after", 0.5)
         self.driver = SerialGrid(
-            str(self.link),
-            silent_after=0.5,
-            ask_every=0.2,
-            reopen_every=0.1,
-            touch_filter=self.filter,
-            **kwargs,
+            str(self.link), ask_every=0.2, reopen_every=0.1, touch_filter=self.filter, **kwargs
         )
 
     def start(self, plug: bool = True) -> Rig:
@@ -368,6 +364,10 @@ class Rig:
         """The filter fed for twice the dwell since `since`, the grid seen clear:
         a touch from anything before would have counted by now."""
         self.filter.wait(clear(2 * self.filter.dwell), since, "a clear grid for the dwell")
+
+    def passes(self, n: int) -> None:
+        """Until the driver has fed the filter `n` more times (one a pass)."""
+        self.filter.wait(lambda samples: len(samples) >= n, self.filter.mark(), f"{n} passes")
 
     def touches(self) -> list[Touch]:
         out = []
@@ -504,6 +504,28 @@ def test_a_finger_resting_across_a_reboot_of_the_board_counts_once(rig) -> None:
     wait_for(lambda: hellos() > before, "a new hello")
     r.filter.wait(resting((1, 4), 2 * r.filter.dwell), r.filter.mark(), "the finger after")
     r.lift()
+    assert r.touches() == []
+
+
+@needs_pyserial
+def test_the_state_a_board_sends_as_it_boots_is_not_a_reading(rig) -> None:
+    """A board that boots says hello and its state before its first sensing
+    pass: all clear, whatever rests on it. That is not a lift: the finger
+    felt next (here on the neighbouring cell, as a finger across two cards
+    may be) is the contact that already counted."""
+    r = rig(silent_after=WAIT).start()  # the test's frames alone; never silent
+    r.report()
+    assert r.press((2, 2)) == Touch(2, 2)
+    r.board.hush()  # from here the test's frames, one pass each
+    r.passes(2)  # the second began after the hush: the board's frames are read
+    stats = r.driver.parser.stats
+    frames = stats.frames
+    r.board.inject(frame("0,H,KSGRID,1,5,5,rebooted") + frame("1,S,0000000"))
+    wait_for(lambda: stats.frames == frames + 2, "the boot hello and state read")
+    r.passes(1)
+    since = r.filter.mark()
+    r.board.inject(frame("2,T,0020000"))  # bit 17: (3, 2)
+    r.filter.wait(resting((3, 2), 2 * r.filter.dwell), since, "the finger after the boot")
     assert r.touches() == []
 
 

@@ -228,6 +228,7 @@ class SerialGrid(InputDriver):
         self.parser = GridParser()
         self.hello: Hello | None = None  # the grid's hello on this connection
         self._contacts: frozenset[Cell] | None = None  # None: lost, or no state since hello
+        self._skip_state = False  # the next state is the one a hello brings
         self._heard = 0.0  # when a good frame last came
         self._asked = float("-inf")  # when we last sent Q
         self._why_lost = ""  # link trouble, '' when fine
@@ -310,11 +311,18 @@ class SerialGrid(InputDriver):
                 return
             self.hello = message
             self._fault = ""  # a board that booted says its faults again
+            # The state that comes with a hello is not taken: a board that has
+            # just booted sends it before its first reading (all clear, a
+            # finger or not). The next state follows within 250 ms.
+            self._contacts, self._skip_state = None, True
         if self.hello is None:
             return  # a grid that has not said hello yet: size and version unknown
         self._heard = now
         if isinstance(message, State):
-            self._contacts = message.cells
+            if self._skip_state:
+                self._skip_state = False
+            else:
+                self._contacts = message.cells
         elif isinstance(message, Fault):
             self._fault = "" if message.code == "ok" else f"grid sensor fault: {message.text}"
         self._why_lost = ""

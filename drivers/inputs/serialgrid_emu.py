@@ -93,6 +93,7 @@ class EmulatedBoard:
         self.period_ms = period_ms
         self.firmware = firmware
         self.silent = False  # a hung firmware: no frames at all
+        self._sending = threading.Lock()  # held while a frame is checked and written
         self.drop_next = 0  # frames to lose on the way (a missing message)
         self.drop_only = b""  # ...only those holding this (b",T,"), others pass
         self.dropped: list[bytes] = []
@@ -142,6 +143,12 @@ class EmulatedBoard:
         self.press(cells)
         time.sleep(hold)
         self.lift()
+
+    def hush(self) -> None:
+        """A hung firmware (`silent`), returning once no frame is on its way:
+        every frame it sent before is in the port for the host to read."""
+        with self._sending:
+            self.silent = True
 
     def inject(self, data: bytes) -> None:
         """Raw bytes into the stream, as if the wire made them."""
@@ -205,17 +212,21 @@ class EmulatedBoard:
 
     def _send(self, frames: list[bytes]) -> None:
         for f in frames:
-            self.sent.append(f)
-            if self.silent:
-                continue
-            if self.drop_next and self.drop_only in f:
-                self.drop_next -= 1
-                self.dropped.append(f)
-                continue
-            if self.rng.random() < self.noise:
-                self.mangled += 1
-                f = self._mangle(f)
-            self._write(f)
+            with self._sending:
+                self._send_one(f)
+
+    def _send_one(self, f: bytes) -> None:
+        self.sent.append(f)
+        if self.silent:
+            return
+        if self.drop_next and self.drop_only in f:
+            self.drop_next -= 1
+            self.dropped.append(f)
+            return
+        if self.rng.random() < self.noise:
+            self.mangled += 1
+            f = self._mangle(f)
+        self._write(f)
 
     def _mangle(self, f: bytes) -> bytes:
         rng = self.rng
