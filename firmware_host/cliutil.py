@@ -91,13 +91,17 @@ def read_regular(
 
     The one door for every file a user names (script, card, profile, settings):
     O_NONBLOCK so a FIFO with no writer cannot hang the open, fstat so only a
-    regular file is read (not a folder, FIFO or /dev/zero), and never more than
+    regular file is read (not a folder, FIFO or /dev/zero; /dev/null reads as
+    empty), and never more than
     cap + 1 bytes read. FileRefused for those; OSError (FileNotFoundError, a
     permission) passes for the caller to word. `stdin_too`: the option also
     takes `-`, and a pipe's refusal says so."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
+        mode = st.st_mode
+        if stat.S_ISCHR(mode) and st.st_rdev == os.stat(os.devnull).st_rdev:
+            return b""  # /dev/null: the empty file, as every tool takes it
         if not stat.S_ISREG(mode):
             raise FileRefused(what, os.fspath(path), _not_regular(mode, stdin_too))
         chunks, got = [], 0

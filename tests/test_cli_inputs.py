@@ -124,6 +124,13 @@ def test_standard_input_is_read_with_the_cap() -> None:
     )
 
 
+def test_dev_null_is_read_as_the_empty_file() -> None:
+    """The one device every tool takes as a file: `--script /dev/null` runs nothing."""
+    done = keystand("play", "--card-code", CODE, "--script", os.devnull)
+    assert done.returncode == 0, done.stderr
+    assert "0 events" in done.stdout
+
+
 def test_a_script_over_the_cap_is_refused(tmp_path: Path) -> None:
     big = tmp_path / "big.txt"
     with big.open("wb") as f:

@@ -46,9 +46,17 @@ class Rig:
     """A driver on emulated chips, run by its own thread through a timeline:
     each wait of the driver moves the fake clock on and does what is due."""
 
-    def __init__(self, electrode_map, *, glitches=0.0, seed=0, missing=(), **kwargs) -> None:
+    def __init__(
+        self, electrode_map, *, glitches=0.0, seed=0, missing=(), keeps_baseline=False, **kwargs
+    ) -> None:
         self.clock = Clock()
-        self.grid = EmulatedGrid(electrode_map, clock=self.clock, glitches=glitches, seed=seed)
+        self.grid = EmulatedGrid(
+            electrode_map,
+            clock=self.clock,
+            glitches=glitches,
+            seed=seed,
+            keeps_baseline=keeps_baseline,
+        )
         for address in missing:
             self.grid.chips[address].present = False
         self.events: list = []
@@ -263,6 +271,75 @@ def test_a_chip_that_reset_itself_is_set_up_again_quietly() -> None:
     assert rig.health() == [Health.CONNECTED]
     assert rig.events == [Touch(4, 4)]
     assert [w.reg for w in chip.writes].count(SOFT_RESET) == 2
+
+
+# -- a finger resting across a loss ---------------------------------------------------
+
+
+def _unanswering(rig: Rig) -> None:
+    rig.at(1.0, lambda: rig.grid.unplug(0x5A)).at(1.2, lambda: rig.grid.plug(0x5A))
+
+
+FAULTS = {
+    # what happens to chip 0x5A at 1.0 s while a finger rests on (2, 2)
+    "stops answering": _unanswering,
+    "over-current": lambda rig: rig.at(1.0, rig.grid.chips[0x5A].overcurrent),
+    "brown-out": lambda rig: rig.at(1.0, rig.grid.chips[0x5A].reset),
+}
+
+
+@pytest.mark.parametrize("keeps_baseline", [False, True], ids=["rebaselines", "keeps-baseline"])
+@pytest.mark.parametrize("fault", FAULTS)
+def test_a_finger_resting_across_a_chip_fault_counts_once(fault, keeps_baseline) -> None:
+    """The chip is lost, reset or set up again under a resting finger: one
+    touch, whether or not the chip feels the finger again when it is back (a
+    chip that keeps its baselines does; the datasheet's CL=10 start does not).
+    The cell counts again only after the finger lifts and lands."""
+    rig = Rig(STRIPS, retry=1.0, keeps_baseline=keeps_baseline)
+    rig.at(0.3, lambda: rig.grid.press([(2, 2)]))
+    FAULTS[fault](rig)
+    felt_again = []
+    rig.at(3.5, lambda: felt_again.append(rig.grid.chips[0x5A].touched()))
+    rig.at(4.0, rig.grid.lift)
+    rig.touch(5.0, [(2, 2)])
+    rig.run()
+    assert rig.events == [Touch(2, 2), Touch(2, 2)]
+    assert bool(felt_again[0]) is keeps_baseline  # the chip did feel it (or not) when back
+    writes = [w.reg for w in rig.grid.chips[0x5A].writes]
+    assert writes.count(SOFT_RESET) == 2  # it was set up again under the finger
+
+
+def test_a_finger_on_a_chip_that_stays_lost_is_taken_as_resting_until_it_is_stuck() -> None:
+    """Only the lost chip's cells are unknown, and they keep their last contact:
+    a touch elsewhere while that finger may still rest is two fingers at once,
+    no touch; once the unseen finger has rested `stuck` seconds it is left out
+    like a cup, and touches elsewhere count again, before the chip is back."""
+    rig = Rig(PADS, retry=1.0, keeps_baseline=True)
+    rig.at(0.3, lambda: rig.grid.press([(4, 4)]))  # the one pad on 0x5C
+    rig.at(1.0, lambda: rig.grid.unplug(0x5C))
+    rig.touch(2.0, [(0, 0)])
+    rig.touch(11.0, [(0, 0)])  # 10 s after the finger on (4, 4) landed
+    rig.at(12.0, lambda: rig.grid.plug(0x5C))
+    rig.at(13.0, rig.grid.lift)  # the finger on (4, 4) had rested all along
+    rig.touch(14.0, [(4, 4)])
+    rig.run()
+    assert rig.events == [Touch(4, 4), Touch(0, 0), Touch(4, 4)]
+    assert rig.health() == [Health.CONNECTED, Health.LOST, Health.BACK]
+    assert rig.driver.filter.stats.stuck == 1
+
+
+def test_a_reset_chip_reads_all_clear_and_that_is_not_a_lift() -> None:
+    """A brown-out clears the status at once; the driver reads the ECR on the
+    release, sets the chip up again and takes no lift from it."""
+    rig = Rig(STRIPS, keeps_baseline=True)
+    chip = rig.grid.chips[0x5A]
+    rig.at(0.3, lambda: rig.grid.press([(1, 3)]))
+    rig.at(1.0, chip.reset)
+    rig.at(1.1, rig.grid.lift)
+    rig.run(until=1.5)  # the periodic check (every 100 polls) would come at 2.0 s
+    assert rig.events == [Touch(1, 3)]
+    assert [w.reg for w in chip.writes].count(SOFT_RESET) == 2
+    assert rig.driver.filter.stats.touch == 1 and rig.driver.filter.stats.bounce == 0
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -8,7 +8,9 @@ from __future__ import annotations
 import importlib.util
 import queue
 import re
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ from keystand.drivers.inputs.serialgrid import (
     frame,
 )
 from keystand.drivers.inputs.serialgrid_emu import EmulatedBoard, load_firmware
-from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
+from keystand.drivers.inputs.touchfilter import Cell, Orientation, TouchFilter
 
 ROOT = Path(__file__).resolve().parents[1]
 proto = load_firmware("gridproto")
@@ -171,6 +173,65 @@ def test_never_more_than_one_touch_per_contact_whatever_the_line_does(plan, hits
 
 # -- the driver over a real pty ----------------------------------------------------------
 
+Sample = tuple[float, frozenset[Cell], bool]  # (filter time, contacts, the grid unknown)
+
+
+class Recorder(TouchFilter):
+    """The touch filter, keeping each sample the driver feeds it, so that a test
+    waits for what the driver has seen (by the filter's own clock), never for a
+    length of real time."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.samples: list[Sample] = []
+        self._changed = threading.Condition()
+
+    def feed(self, cells, at=None, *, unknown=()) -> Cell | None:
+        cells, unknown = frozenset(cells), frozenset(unknown)
+        now = self.clock() if at is None else at
+        touch = super().feed(cells, now, unknown=unknown)
+        with self._changed:
+            self.samples.append((now, cells - unknown, bool(unknown)))
+            self._changed.notify_all()
+        return touch
+
+    def mark(self) -> int:
+        """Where the samples fed from now on begin."""
+        with self._changed:
+            return len(self.samples)
+
+    def wait(self, condition: Callable[[list[Sample]], bool], since: int, what: str) -> None:
+        """Until `condition` holds for the samples fed since `since`."""
+        with self._changed:
+            done = self._changed.wait_for(lambda: condition(self.samples[since:]), WAIT)
+        assert done, f"the driver never fed the filter {what}"
+
+
+def lasting(seconds: float, want: Callable[[frozenset[Cell]], bool]) -> Callable:
+    """The newest unbroken run of known samples whose contacts pass `want`
+    spans `seconds` of the filter's time."""
+
+    def condition(samples: list[Sample]) -> bool:
+        run: list[float] = []
+        for t, cells, unknown in samples:
+            run = [*run, t] if not unknown and want(cells) else []
+        return bool(run) and run[-1] - run[0] >= seconds - 1e-9
+
+    return condition
+
+
+def spanning(seconds: float) -> Callable:
+    """Samples of any kind, known or not, over `seconds` of the filter's time."""
+    return lambda samples: bool(samples) and samples[-1][0] - samples[0][0] >= seconds
+
+
+def resting(cell: Cell, seconds: float) -> Callable:
+    return lasting(seconds, lambda cells: cell in cells)
+
+
+def clear(seconds: float) -> Callable:
+    return lasting(seconds, lambda cells: not cells)
+
 
 class Rig:
     def __init__(self, tmp_path: Path, *, noise: float = 0.0, seed: int = 0, **kwargs) -> None:
@@ -178,9 +239,10 @@ class Rig:
         self.board = EmulatedBoard(self.link, period_ms=100, noise=noise, seed=seed)
         self.events: queue.Queue = queue.Queue()
         self.reports: queue.Queue = queue.Queue()
-        kwargs.setdefault("touch_filter", TouchFilter(dwell=0.05, bounce=0.3))
+        self.filter = Recorder(dwell=0.05, bounce=0.3)
+        kwargs.setdefault("silent_after", 0.5)
         self.driver = SerialGrid(
-            str(self.link), silent_after=0.5, ask_every=0.2, reopen_every=0.1, **kwargs
+            str(self.link), ask_every=0.2, reopen_every=0.1, touch_filter=self.filter, **kwargs
         )
 
     def start(self, plug: bool = True) -> Rig:
@@ -193,13 +255,37 @@ class Rig:
         r = self.reports.get(timeout=WAIT)
         return r.health, r.detail
 
-    def touch(self, cell, hold: float = 0.3) -> Touch:
-        """A finger on one cell for `hold` seconds; the touch it made. The grid
-        is clear for a moment after, as between two real touches."""
-        self.board.tap([cell], hold)
-        event = self.events.get(timeout=WAIT)
-        time.sleep(0.1)
+    def press(self, cell: Cell) -> Touch:
+        """A finger on one cell, left there; the touch it made."""
+        self.board.press([cell])
+        return self.events.get(timeout=WAIT)
+
+    def lift(self) -> None:
+        """Every finger off, and the grid seen clear for longer than the bounce
+        window (so the next contact, on any cell, is a new touch)."""
+        since = self.filter.mark()
+        self.board.lift()
+        self.filter.wait(clear(self.filter.bounce), since, "a clear grid")
+
+    def touch(self, cell: Cell) -> Touch:
+        event = self.press(cell)
+        self.lift()
         return event
+
+    def quiet(self, since: int) -> None:
+        """The filter fed for twice the dwell since `since`, the grid seen clear:
+        a touch from anything before would have counted by now."""
+        self.filter.wait(clear(2 * self.filter.dwell), since, "a clear grid for the dwell")
+
+    def passes(self, n: int) -> None:
+        """Until the driver has fed the filter `n` more times (one a pass)."""
+        self.filter.wait(lambda samples: len(samples) >= n, self.filter.mark(), f"{n} passes")
+
+    def touches(self) -> list[Touch]:
+        out = []
+        while not self.events.empty():
+            out.append(self.events.get_nowait())
+        return out
 
     def close(self) -> None:
         self.driver.stop()
@@ -219,6 +305,14 @@ def rig(tmp_path):
         r.close()
 
 
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Poll a condition another thread makes true (a bound, not a measurement)."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.005)
+
+
 @needs_pyserial
 def test_hello_then_touches_in_table_coordinates(rig) -> None:
     r = rig(orientation=Orientation(2)).start()
@@ -230,14 +324,19 @@ def test_hello_then_touches_in_table_coordinates(rig) -> None:
 
 
 @needs_pyserial
-def test_garbage_and_overlong_lines_change_nothing(rig) -> None:
+def test_garbage_partial_frames_and_overlong_lines_change_nothing(rig) -> None:
     r = rig().start()
     assert r.report()[0] is Health.CONNECTED
+    stats = r.driver.parser.stats
     r.board.inject(bytes(range(256)) + b"$" + b"9" * 500 + b"\n" + b"\x03\x04$,,,*\n")
     r.board.inject(frame("50,T,0000001")[:-3] + b"\n")  # a frame with a bad end
-    time.sleep(0.3)
+    r.board.send_partial([(0, 0)])
+    r.board.send_long_line(200)
+    r.board.send_garbage(100)
+    wait_for(lambda: stats.dropped >= 6, "every broken frame dropped")
+    r.quiet(r.filter.mark())
     assert r.events.empty()
-    assert r.driver.parser.stats.dropped >= 2 and r.driver.parser.stats.noise > 0
+    assert stats.noise > 0
     assert r.touch((2, 2)) == Touch(2, 2)
 
 
@@ -247,7 +346,8 @@ def test_a_frame_with_a_dropped_byte_is_thrown_away(rig) -> None:
     r.report()
     broken = frame("60,T,0000001")
     r.board.inject(broken[:8] + broken[9:])  # a finger on (0, 0) that never arrives
-    time.sleep(0.4)
+    wait_for(lambda: r.driver.parser.stats.dropped >= 1, "the broken frame dropped")
+    r.quiet(r.filter.mark())
     assert r.events.empty()
     assert r.touch((4, 0)) == Touch(4, 0)
 
@@ -259,28 +359,121 @@ def test_a_lost_message_is_healed_by_the_next_full_state(rig) -> None:
     # The T frame of the finger going down is lost (a periodic S frame sent
     # before it passes: which comes first is the board's timing, not the test's).
     r.board.drop_only, r.board.drop_next = b",T,", 1
-    assert r.touch((3, 4), hold=0.4) == Touch(3, 4)
+    assert r.touch((3, 4)) == Touch(3, 4)
     assert len(r.board.dropped) == 1 and b",T," in r.board.dropped[0]
     assert r.driver.parser.stats.missing >= 1
 
 
-@needs_pyserial
-def test_unplug_is_lost_and_replug_is_back(rig) -> None:
-    r = rig().start()
-    assert r.report()[0] is Health.CONNECTED
-    r.board.press([(2, 1)])
-    time.sleep(0.2)  # the finger is down when the cable goes
+def _unplug_and_plug(r: Rig) -> None:
     r.board.unplug()
     health, detail = r.report()
     assert health is Health.LOST and "went away" in detail
-    r.board.lift()
-    time.sleep(0.3)
     r.board.plug()  # a new pty behind the same name
+
+
+def _silence(r: Rig) -> None:
+    r.board.silent = True
+    health, detail = r.report()
+    assert health is Health.LOST and "fell silent" in detail
+    r.board.silent = False
+
+
+GAPS = {"unplugged": _unplug_and_plug, "silent": _silence}
+
+
+@needs_pyserial
+@pytest.mark.parametrize("gap", GAPS)
+def test_a_finger_resting_across_a_reconnect_counts_once(rig, gap) -> None:
+    """The finger rests longer than the bounce window, the grid goes and comes
+    back: its full state shows the same finger, which is not a new contact.
+    Lifted and put down again, it counts."""
+    r = rig().start()
+    assert r.report()[0] is Health.CONNECTED
+    assert r.press((2, 2)) == Touch(2, 2)
+    r.filter.wait(resting((2, 2), r.filter.bounce), r.filter.mark(), "the finger resting")
+    GAPS[gap](r)
     assert r.report()[0] is Health.BACK
+    since = r.filter.mark()
+    r.filter.wait(resting((2, 2), 2 * r.filter.dwell), since, "the finger when back")
+    r.lift()
+    assert r.touches() == []
+    assert r.touch((2, 2)) == Touch(2, 2)
+    assert r.events.empty()
+
+
+@needs_pyserial
+def test_a_finger_resting_across_a_reboot_of_the_board_counts_once(rig) -> None:
+    r = rig().start()
+    r.report()
+    assert r.press((1, 4)) == Touch(1, 4)
+    r.filter.wait(resting((1, 4), r.filter.bounce), r.filter.mark(), "the finger resting")
+
+    def hellos() -> int:
+        return sum(b",H," in f for f in list(r.board.sent))
+
+    before = hellos()
+    r.board.reboot()
+    wait_for(lambda: hellos() > before, "a new hello")
+    r.filter.wait(resting((1, 4), 2 * r.filter.dwell), r.filter.mark(), "the finger after")
+    r.lift()
+    assert r.touches() == []
+
+
+@needs_pyserial
+def test_the_state_a_board_sends_as_it_boots_is_not_a_reading(rig) -> None:
+    """A board that boots says hello and its state before its first sensing
+    pass: all clear, whatever rests on it. That is not a lift: the finger
+    felt next (here on the neighbouring cell, as a finger across two cards
+    may be) is the contact that already counted."""
+    r = rig(silent_after=WAIT).start()  # the test's frames alone; never silent
+    r.report()
+    assert r.press((2, 2)) == Touch(2, 2)
+    r.board.hush()  # from here the test's frames, one pass each
+    r.passes(2)  # the second began after the hush: the board's frames are read
+    stats = r.driver.parser.stats
+    frames = stats.frames
+    r.board.inject(frame("0,H,KSGRID,1,5,5,rebooted") + frame("1,S,0000000"))
+    wait_for(lambda: stats.frames == frames + 2, "the boot hello and state read")
+    r.passes(1)
+    since = r.filter.mark()
+    r.board.inject(frame("2,T,0020000"))  # bit 17: (3, 2)
+    r.filter.wait(resting((3, 2), 2 * r.filter.dwell), since, "the finger after the boot")
+    assert r.touches() == []
+
+
+@needs_pyserial
+def test_another_finger_found_after_a_reconnect_is_the_same_episode(rig) -> None:
+    """The finger lifted and another landed while the cable was out: nobody saw
+    the grid clear, so that may be the first finger slid on, and it does not
+    count (never a touch that did not happen). Lifted, the next touch counts."""
+    r = rig().start()
+    r.report()
+    assert r.press((2, 1)) == Touch(2, 1)
+    r.board.unplug()
+    assert r.report()[0] is Health.LOST
+    r.board.lift()
+    r.board.press([(0, 3)])
+    r.board.plug()
+    assert r.report()[0] is Health.BACK
+    r.filter.wait(resting((0, 3), 2 * r.filter.dwell), r.filter.mark(), "the new finger")
+    r.lift()
+    assert r.touches() == []
     assert r.driver.opened == 2
-    while not r.events.empty():  # the finger that was down may have counted before
-        assert r.events.get_nowait() == Touch(2, 1)
     assert r.touch((0, 3)) == Touch(0, 3)
+
+
+@needs_pyserial
+def test_a_finger_that_lands_while_the_grid_is_away_counts_once_it_is_back(rig) -> None:
+    r = rig().start()
+    r.report()
+    r.board.unplug()
+    assert r.report()[0] is Health.LOST
+    r.board.press([(3, 3)])
+    r.board.plug()
+    assert r.report()[0] is Health.BACK
+    assert r.events.get(timeout=WAIT) == Touch(3, 3)
+    r.lift()
+    assert r.events.empty()
 
 
 @needs_pyserial
@@ -323,7 +516,9 @@ def test_a_grid_of_another_version_is_refused_by_name(rig, tmp_path) -> None:
     r.board.inject(frame("0,H,KSGRID,2,6,6,future") + frame("1,T,0000001"))
     health, detail = r.report()
     assert health is Health.LOST and "KSGRID 2 for 6x6" in detail
-    time.sleep(0.3)
+    # the grid unknown while it is refused, for longer than a touch would need
+    r.filter.wait(spanning(2 * r.filter.dwell), r.filter.mark(), "passes after")
+    assert all(unknown for _, _, unknown in r.filter.samples[-3:])
     assert r.events.empty()
 
 
@@ -332,10 +527,7 @@ def test_a_grid_of_another_version_is_refused_by_name(rig, tmp_path) -> None:
 def test_a_noisy_line_changes_nothing_that_was_touched(rig, seed) -> None:
     r = rig(noise=0.3, seed=seed).start()
     cells = [(0, 0), (4, 4), (4, 4), (2, 3), (1, 0)]
-    got = []
-    for cell in cells:
-        got.append(r.touch(cell, hold=0.5))
-        time.sleep(0.4)  # apart by more than the bounce time
+    got = [r.touch(cell) for cell in cells]
     assert got == [Touch(*c) for c in cells]
     assert r.events.empty()
     assert r.driver.parser.stats.dropped > 0

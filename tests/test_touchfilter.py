@@ -121,12 +121,96 @@ def test_the_clock_is_injectable() -> None:
     assert f.tick() == (2, 2)
 
 
-def test_reset_forgets_contacts_but_not_the_bounce() -> None:
+# -- a grid that is lost and comes back ---------------------------------------------
+
+ALL_CELLS = frozenset((r, c) for r in range(5) for c in range(5))
+
+
+def run_lossy(f: TouchFilter, plan: list[tuple[float, set, frozenset]], start: float = 0.0):
+    """As `run`, each step with the cells the grid cannot tell (`unknown`)."""
+    touches = []
+    t = start
+    for seconds, cells, unknown in plan:
+        for _ in range(round(seconds / STEP)):
+            cell = f.feed(cells, at=t, unknown=unknown)
+            if cell is not None:
+                touches.append((round(t, 3), cell))
+            t = round(t + STEP, 6)
+    return touches
+
+
+LOST = (set(), ALL_CELLS)  # what a driver feeds while the whole grid is lost
+
+
+def test_a_finger_resting_across_a_loss_counts_once() -> None:
+    """Longer than the bounce window away: the first full state after it shows
+    the finger still there, and that is the same contact, not a new one."""
     f = make()
-    assert run(f, [(0.1, {(1, 3)})]) == [(0.08, (1, 3))]
-    f.reset()  # the grid was lost while the finger was down and came back
-    assert run(f, [(0.2, {(1, 3)}), (0.1, set())], start=0.1) == []
-    assert f.stats.bounce == 1
+    plan = [(1.0, {(2, 2)}, frozenset()), (2.0, *LOST), (1.0, {(2, 2)}, frozenset())]
+    assert run_lossy(f, plan) == [(0.08, (2, 2))]
+    # lifted, and touched again after the bounce window: a new contact counts
+    assert run(f, [(0.6, set()), (0.2, {(2, 2)})], start=4.0) == [(4.68, (2, 2))]
+
+
+def test_a_finger_that_slid_on_while_the_grid_was_lost_is_the_same_episode() -> None:
+    f = make()
+    plan = [(0.5, {(2, 2)}, frozenset()), (2.0, *LOST), (1.0, {(2, 3)}, frozenset())]
+    assert run_lossy(f, plan) == [(0.08, (2, 2))]
+    assert run(f, [(0.2, set()), (0.2, {(2, 3)})], start=3.5) == [(3.78, (2, 3))]
+
+
+def test_a_grid_seen_clear_when_it_is_back_ends_the_episode() -> None:
+    f = make()
+    plan = [(0.5, {(2, 2)}, frozenset()), (2.0, *LOST), (0.1, set(), frozenset())]
+    assert run_lossy(f, plan) == [(0.08, (2, 2))]
+    assert f.idle
+    assert run(f, [(0.2, {(4, 0)})], start=2.6) == [(2.68, (4, 0))]
+
+
+def test_a_contact_in_its_dwell_when_the_grid_went_counts_once_seen_for_the_dwell() -> None:
+    f = make()
+    plan = [(0.05, {(0, 4)}, frozenset()), (1.0, *LOST), (0.2, {(0, 4)}, frozenset())]
+    assert run_lossy(f, plan) == [(1.13, (0, 4))]  # 80 ms after it was seen again
+
+
+def test_no_touch_counts_on_a_cell_the_grid_cannot_see() -> None:
+    f = make()
+    hidden = frozenset({(0, 4)})
+    # the finger was seen landing, then its cell went dark: the dwell stops
+    plan = [(0.05, {(0, 4)}, frozenset()), (1.0, {(0, 4)}, hidden)]
+    assert run_lossy(f, plan) == []
+
+
+def test_part_of_the_grid_lost_touches_elsewhere_count() -> None:
+    """A chip that stops answering: its cells are unknown, the others count."""
+    f = make()
+    row4 = frozenset((4, c) for c in range(5))
+    plan = [(0.3, {(0, 0)}, row4), (0.6, set(), row4), (0.3, {(1, 1)}, row4)]
+    assert [cell for _, cell in run_lossy(f, plan)] == [(0, 0), (1, 1)]
+
+
+def test_a_finger_resting_on_the_lost_part_holds_its_episode() -> None:
+    f = make()
+    row4 = frozenset((4, c) for c in range(5))
+    plan = [
+        (0.3, {(4, 4)}, frozenset()),  # counted
+        (0.5, set(), row4),  # its chip lost: the finger may rest still
+        (0.3, {(4, 4)}, frozenset()),  # back, still there: no second touch
+    ]
+    assert run_lossy(f, plan) == [(0.08, (4, 4))]
+
+
+def test_a_cup_stuck_before_a_loss_stays_left_out_after_it() -> None:
+    f = make()
+    cup = (4, 0)
+    plan = [(6.0, {cup}, frozenset()), (1.0, *LOST), (0.3, {cup, (1, 1)}, frozenset())]
+    assert [cell for _, cell in run_lossy(f, plan)] == [cup, (1, 1)]
+    assert f.stats.stuck == 1
+
+
+def test_every_cell_is_the_whole_grid() -> None:
+    assert make().every_cell == ALL_CELLS
+    assert len(TouchFilter(size=3).every_cell) == 9
 
 
 @pytest.mark.parametrize(
@@ -183,6 +267,75 @@ def test_touches_obey_the_rules_whatever_the_samples(plan) -> None:
     for (t1, c1, _), (t2, c2, _) in itertools.pairwise(touches):
         if c1 == c2:  # the cell was free for the bounce window between the two contacts
             assert run_start(history, c2, t2) - run_end(history, c1, t1) >= BOUNCE - 1e-9
+
+
+unknowns = st.one_of(st.just(frozenset()), st.just(ALL_CELLS), st.frozensets(cells))
+lossy = st.lists(
+    st.tuples(st.integers(1, 30), st.frozensets(cells, max_size=2), unknowns),
+    min_size=1,
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lossy)
+# A finger resting across a loss longer than the bounce window.
+@example(
+    plan=[
+        (20, frozenset({(2, 2)}), frozenset()),
+        (30, frozenset({(2, 2)}), ALL_CELLS),
+        (30, frozenset({(2, 2)}), ALL_CELLS),
+        (20, frozenset({(2, 2)}), frozenset()),
+    ]
+)
+def test_one_touch_per_contact_whatever_the_grid_cannot_see(plan) -> None:
+    """The fingers' truth, of which the grid sees only the cells it can tell at
+    each step (none while it is lost): every run of contact on a cell yields at
+    most one touch on it; a touch counts only on a cell that was seen, alone and
+    in contact, for the dwell; and while the grid is either wholly lost or
+    wholly seen, no stretch of contact (the truth's episode) yields two."""
+    f = make(stuck=None)
+    t, history, touches = 0.0, [], []
+    for steps, contacts, unknown in plan:
+        for _ in range(steps):
+            history.append((t, contacts, unknown))
+            cell = f.feed(contacts, at=t, unknown=unknown)
+            if cell is not None:
+                touches.append((t, cell))
+            t = round(t + STEP, 6)
+    for when, cell in touches:
+        dwell = [(c, u) for tt, c, u in history if when - DWELL - 1e-9 <= tt <= when]
+        assert all(cell in c and cell not in u for c, u in dwell)
+        assert dwell[-1][0] - dwell[-1][1] == {cell}  # alone, of the cells seen
+    runs = [contact_run(history, cell, when) for when, cell in touches]
+    assert len(set(runs)) == len(runs)
+    if all(u in (frozenset(), ALL_CELLS) for _, _, u in history):
+        episodes = [episode_of(history, when) for when, _ in touches]
+        assert len(set(episodes)) == len(episodes)
+
+
+def contact_run(history, cell, when) -> tuple:
+    """(cell, the first step of the unbroken run of truth with `cell` that holds `when`)."""
+    start = when
+    for tt, c, _ in reversed(history):
+        if tt > when:
+            continue
+        if cell not in c:
+            break
+        start = tt
+    return cell, start
+
+
+def episode_of(history, when) -> float:
+    """The first step of the truth's stretch of any contact that holds `when`."""
+    start = when
+    for tt, c, _ in reversed(history):
+        if tt > when:
+            continue
+        if not c:
+            break
+        start = tt
+    return start
 
 
 def palm_before(history, when) -> bool:

@@ -24,7 +24,12 @@ fails `lost_after` reads in a row, or raises its over-current flag, is lost:
 one `Health.LOST` report names it, the driver tries its set-up again every
 `retry` seconds, and `Health.BACK` follows when every chip answers again.
 A chip that reset itself (a brown-out) is noticed by its ECR, read back every
-`check_every` polls, and set up again without a report.
+`check_every` polls and whenever a touch bit clears (a reset chip reads as all
+clear, which must not pass for a finger lifting), and set up again without a
+report. While a chip is lost or being set up again, the cells under it are
+fed to the touch filter as unknown: they keep their last known contact, so a
+finger resting across the loss is not taken as lifted and its cell does not
+count a second time when the chip answers again.
 """
 
 from __future__ import annotations
@@ -123,6 +128,10 @@ class PadMap:
     def addresses(self) -> tuple[int, ...]:
         return tuple(a for a, _ in self.chips)
 
+    def cells_of(self, address: int) -> frozenset[Cell]:
+        """The cells whose pads the chip at `address` reads."""
+        return frozenset(divmod(c, 5) for c in dict(self.chips)[address] if c >= 0)
+
     def electrodes(self, address: int) -> int:
         """How many electrodes (ELE0..) to run on the chip at `address`."""
         cells = dict(self.chips)[address]
@@ -162,6 +171,10 @@ class StripMap:
     @property
     def addresses(self) -> tuple[int, ...]:
         return (self.address,)
+
+    def cells_of(self, address: int) -> frozenset[Cell]:
+        """Every cell: each crossing needs the one chip's row and column."""
+        return frozenset((r, c) for r in range(5) for c in range(5))
 
     def electrodes(self, address: int) -> int:
         return max(self.rows + self.cols) + 1
@@ -334,6 +347,7 @@ class MPR121Grid(InputDriver):
         The thread calls it every `poll` seconds."""
         now = self.clock()
         status: dict[int, int] = {}
+        unknown: set[Cell] = set()  # under a chip that cannot tell this pass
         changed = False
         for chip in self._chips:
             was_lost = bool(chip.lost)
@@ -344,14 +358,18 @@ class MPR121Grid(InputDriver):
                 bits = self._read_status(chip, now)
                 if bits is not None:
                     status[chip.address] = bits
+            if chip.address not in status:
+                unknown |= self.map.cells_of(chip.address)
             changed |= was_lost != bool(chip.lost)
         if changed:
             self._tell()
-        cell = self.filter.feed(self.map.cells(status), now)
+        cell = self.filter.feed(self.map.cells(status), now, unknown=unknown)
         if cell is not None:
             self._emit(Touch(*self.orientation.to_table(cell)))
 
     def _read_status(self, chip: _Chip, now: float) -> int | None:
+        """The chip's 12 touch bits, or None when they tell nothing (the chip is
+        lost, or reset itself and is being set up again)."""
         try:
             low, high = self._bus.read_i2c_block_data(chip.address, TOUCH_STATUS, 2)
         except OSError as e:
@@ -365,16 +383,19 @@ class MPR121Grid(InputDriver):
         if bits & OVCF:
             self._lose(chip, now, "reports over-current on REXT (check the wiring)")
             return None
+        bits &= 0x0FFF
         chip.polls += 1
-        if chip.polls % self.check_every == 0 and not self._still_running(chip, now):
+        released = chip.bits & ~bits
+        if (released or chip.polls % self.check_every == 0) and not self._still_running(chip, now):
             return None
-        chip.bits = bits & 0x0FFF
-        return chip.bits
+        chip.bits = bits
+        return bits
 
     def _still_running(self, chip: _Chip, now: float) -> bool:
-        # A chip that browned out and reset answers with ECR 0x00, its status
-        # empty; two such reads in a row, so that one bad read does not reset a
-        # chip under a finger.
+        """Whether the chip's status may be taken: its ECR says it runs as set
+        up. A chip that browned out and reset answers with ECR 0x00, its
+        status empty; it is set up again after two such reads in a row, so
+        that one bad read does not reset a chip under a finger."""
         try:
             ecr = self._bus.read_byte_data(chip.address, ECR)
         except OSError:
@@ -384,7 +405,7 @@ class MPR121Grid(InputDriver):
             return True
         chip.ecr_wrong += 1
         if chip.ecr_wrong < 2:
-            return True
+            return False
         chip.ecr_wrong = 0
         if not self._setup_ok(chip):
             self._lose(chip, now, f"reset itself and cannot be set up again: {chip.lost}")

@@ -13,8 +13,14 @@ after the debounce count of samples with baseline - data above the touch
 threshold, clearing it below the release threshold.
 
 A finger is a drop of the electrode's data (`touch`, `release`); `noise`
-jitters the data; `overcurrent` sets OVCF and stops the chip; `present =
-False` makes it stop answering (a loose wire). `FakeSMBus` has the four smbus2
+jitters the data; `overcurrent` sets OVCF and stops the chip; `reset` is a
+brown-out; `present = False` makes it stop answering (a loose wire). A chip
+started with CL=10 takes its baseline from its first reading, so a finger
+resting across a reset is not felt again until it lifts and lands; with
+`keeps_baseline` the chip comes back with the baselines it had (as a driver
+that saved and restored them would see it) and feels that finger at once,
+which shows whether the driver itself, not the chip, keeps a resting finger
+from counting twice. `FakeSMBus` has the four smbus2
 calls the driver uses and raises OSError 121 (Remote I/O error, a NACK) for an
 address nobody answers, as Linux's i2c-dev does; its `glitches` rate makes
 some transactions fail or flip a bit of the touch status they read.
@@ -72,7 +78,10 @@ class EmulatedMPR121:
         finger: int = 60,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        keeps_baseline: bool = False,
     ) -> None:
+        self.keeps_baseline = keeps_baseline
+        self._kept: list[int] | None = None  # the baselines before the last reset
         self.level = [level] * ELECTRODES  # each electrode's data with no finger
         self.finger = finger  # how far a finger pulls an electrode's data down
         self.clock = clock
@@ -81,6 +90,7 @@ class EmulatedMPR121:
         self.present = True
         self.writes: list[Write] = []
         self._drop = [0] * ELECTRODES
+        self._baseline = [0] * ELECTRODES  # 10-bit, the register holds the top 8
         self.reset()
 
     # -- what a test or `--emulate` does to the chip ---------------------------
@@ -118,6 +128,8 @@ class EmulatedMPR121:
     # -- the register interface ----------------------------------------------------
 
     def reset(self) -> None:
+        if any(self._baseline):  # it has run: a reset, not the power-on
+            self._kept = list(self._baseline)
         self.regs = bytearray(256)
         self.regs[CONFIG1] = 0x10
         self.regs[CONFIG2] = 0x24
@@ -173,6 +185,8 @@ class EmulatedMPR121:
                 else:
                     self._baseline[e] = self.regs[BASELINE + e] << 2
                 self._count[e] = self._noise_count[e] = self._delay[e] = 0
+            if self.keeps_baseline and self._kept is not None:
+                self._baseline = list(self._kept)
             self._last = self.clock()
 
     # -- sensing ---------------------------------------------------------------------
@@ -356,10 +370,13 @@ class EmulatedGrid:
         clock: Callable[[], float] = time.monotonic,
         glitches: float = 0.0,
         seed: int = 0,
+        keeps_baseline: bool = False,
     ) -> None:
         self.map = electrode_map
         self.chips = {
-            a: EmulatedMPR121(clock=clock, rng=random.Random(seed + a))
+            a: EmulatedMPR121(
+                clock=clock, rng=random.Random(seed + a), keeps_baseline=keeps_baseline
+            )
             for a in electrode_map.addresses
         }
         self.bus = FakeSMBus(self.chips, glitches=glitches, rng=random.Random(seed))
@@ -375,6 +392,18 @@ class EmulatedGrid:
         for chip in self.chips.values():
             for e in range(ELECTRODES):
                 chip.release(e)
+
+    def unplug(self, address: int | None = None) -> None:
+        """A chip (or every chip: the cable) stops answering; it keeps running."""
+        for a, chip in self.chips.items():
+            if address in (None, a):
+                chip.present = False
+
+    def plug(self, address: int | None = None) -> None:
+        """A chip (or every chip) answers again."""
+        for a, chip in self.chips.items():
+            if address in (None, a):
+                chip.present = True
 
     def smbus(self, bus: int) -> FakeSMBus:
         """What the driver's `smbus` argument wants: bus number -> the bus."""

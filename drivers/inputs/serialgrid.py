@@ -6,10 +6,13 @@ overlong frames are counted and dropped, a '$' always starts afresh, and
 missing sequence numbers are counted (every state frame carries all 25 cells,
 so the next one heals whatever was lost). `SerialGrid` opens the port in its
 own thread, asks for a hello, feeds the filter with the newest state, and
-when the port goes away (unplugged) or falls silent says LOST, clears the
-contacts, and keeps reopening and asking until the grid says hello again
-(BACK). A grid whose firmware reports a sensor fault is LOST too, with the
-firmware's words.
+when the port goes away (unplugged) or falls silent says LOST, feeds the
+filter every cell as unknown, and keeps reopening and asking until the grid
+says hello again (BACK) and sends its state. Unknown is not clear: the
+filter keeps the contacts it last knew, so a finger that rested across the
+gap is the same contact in that state, not a new one, and a reconnect never
+doubles a touch. A grid whose firmware reports a sensor fault is LOST
+too, with the firmware's words.
 
 pyserial is imported only when the driver opens a port.
 """
@@ -224,7 +227,8 @@ class SerialGrid(InputDriver):
         self._serial: Any = None
         self.parser = GridParser()
         self.hello: Hello | None = None  # the grid's hello on this connection
-        self._contacts: frozenset[Cell] = frozenset()
+        self._contacts: frozenset[Cell] | None = None  # None: lost, or no state since hello
+        self._skip_state = False  # the next state is the one a hello brings
         self._heard = 0.0  # when a good frame last came
         self._asked = float("-inf")  # when we last sent Q
         self._why_lost = ""  # link trouble, '' when fine
@@ -307,11 +311,18 @@ class SerialGrid(InputDriver):
                 return
             self.hello = message
             self._fault = ""  # a board that booted says its faults again
+            # The state that comes with a hello is not taken: a board that has
+            # just booted sends it before its first reading (all clear, a
+            # finger or not). The next state follows within 250 ms.
+            self._contacts, self._skip_state = None, True
         if self.hello is None:
             return  # a grid that has not said hello yet: size and version unknown
         self._heard = now
         if isinstance(message, State):
-            self._contacts = message.cells
+            if self._skip_state:
+                self._skip_state = False
+            else:
+                self._contacts = message.cells
         elif isinstance(message, Fault):
             self._fault = "" if message.code == "ok" else f"grid sensor fault: {message.text}"
         self._why_lost = ""
@@ -327,8 +338,7 @@ class SerialGrid(InputDriver):
 
     def _lose(self, why: str) -> None:
         self._why_lost = why
-        self._contacts = frozenset()
-        self.filter.reset()
+        self._contacts = None
         self._tell()
 
     def _tell(self) -> None:
@@ -351,7 +361,10 @@ class SerialGrid(InputDriver):
         return f"grid on {self.port} (firmware {firmware})"
 
     def _filter(self, now: float) -> None:
-        cell = self.filter.feed(self._contacts, now)
+        if self._contacts is None:  # lost, or back but no state yet
+            cell = self.filter.feed((), now, unknown=self.filter.every_cell)
+        else:
+            cell = self.filter.feed(self._contacts, now)
         if cell is not None:
             self._emit(Touch(*self.orientation.to_table(cell)))
 

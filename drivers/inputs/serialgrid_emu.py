@@ -5,9 +5,14 @@ hardware/grid-firmware/ as they are, runs them in a thread the way the
 board's `main.py` does, and speaks through a pseudo-terminal whose slave end
 a symlink names, as /dev/serial/by-id/ names the real board: `unplug` closes
 the pty and removes the link, `plug` makes a new pty (a new /dev/pts name)
-and points the link at it, as a replug does. `noise` mixes random bytes and
-broken frames into what it sends: garbage between frames, a byte dropped or
-changed, a frame cut short, an overlong line. For tests and `--emulate`.
+and points the link at it, as a replug does; `reboot` starts the firmware
+again on the same port (a watchdog reset), `silent` hangs it. `press` and
+`lift` put a finger on cells and take it off: it rests there, across any of
+those, until lifted. `noise` mixes random bytes and broken frames into what it
+sends: garbage between frames, a byte dropped or changed, a frame cut short,
+an overlong line; `send_garbage`, `send_partial` and `send_long_line` put one
+of each into the stream on demand, `inject` any bytes. For tests, the soak
+harness and `--emulate`.
 """
 
 from __future__ import annotations
@@ -88,6 +93,7 @@ class EmulatedBoard:
         self.period_ms = period_ms
         self.firmware = firmware
         self.silent = False  # a hung firmware: no frames at all
+        self._sending = threading.Lock()  # held while a frame is checked and written
         self.drop_next = 0  # frames to lose on the way (a missing message)
         self.drop_only = b""  # ...only those holding this (b",T,"), others pass
         self.dropped: list[bytes] = []
@@ -112,16 +118,12 @@ class EmulatedBoard:
         tmp.symlink_to(os.ttyname(slave))
         tmp.replace(self.link)
         self.logic = self.proto.GridLogic(firmware=self.firmware, period_ms=self.period_ms)
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="grid-board", daemon=True)
-        self._thread.start()
+        self._start_loop()
         return self
 
     def unplug(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        """The cable pulled: the pty closed (the host's reads fail), the link gone."""
+        self._stop_loop()
         for fd in (self._master, self._slave):
             if fd >= 0:
                 os.close(fd)
@@ -142,11 +144,56 @@ class EmulatedBoard:
         time.sleep(hold)
         self.lift()
 
+    def hush(self) -> None:
+        """A hung firmware (`silent`), returning once no frame is on its way:
+        every frame it sent before is in the port for the host to read."""
+        with self._sending:
+            self.silent = True
+
     def inject(self, data: bytes) -> None:
         """Raw bytes into the stream, as if the wire made them."""
         self._write(data)
 
+    def send_garbage(self, length: int = 64) -> bytes:
+        """`length` random bytes (from the seeded generator) into the stream."""
+        data = bytes(self.rng.randrange(256) for _ in range(length))
+        self._write(data)
+        return data
+
+    def send_partial(self, cells: Iterable[Cell] = ((0, 0),)) -> bytes:
+        """A state frame with these cells in contact, cut short before its
+        checksum (the rest of the line lost): the host must never take it."""
+        bits = sum(1 << (r * 5 + c) for r, c in cells)
+        whole = self.proto.frame(f"999,T,{self.proto.state_hex(bits, 25)}")
+        data = whole[: whole.index(b"*")]
+        self._write(data)
+        return data
+
+    def send_long_line(self, length: int = 300) -> bytes:
+        """A '$' and `length` printable bytes, then LF: longer than any frame."""
+        data = b"$" + bytes(self.rng.randrange(0x20, 0x7F) for _ in range(length)) + b"\n"
+        self._write(data)
+        return data
+
+    def reboot(self) -> None:
+        """The firmware starts again on the same port: a new hello and state,
+        sequence numbers from 0, whatever finger rests on the sensor."""
+        self._stop_loop()
+        self.logic = self.proto.GridLogic(firmware=self.firmware, period_ms=self.period_ms)
+        self._start_loop()
+
     # -- the firmware's loop -----------------------------------------------------------
+
+    def _start_loop(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="grid-board", daemon=True)
+        self._thread.start()
+
+    def _stop_loop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
 
     def _run(self) -> None:
         start = time.monotonic()
@@ -165,17 +212,21 @@ class EmulatedBoard:
 
     def _send(self, frames: list[bytes]) -> None:
         for f in frames:
-            self.sent.append(f)
-            if self.silent:
-                continue
-            if self.drop_next and self.drop_only in f:
-                self.drop_next -= 1
-                self.dropped.append(f)
-                continue
-            if self.rng.random() < self.noise:
-                self.mangled += 1
-                f = self._mangle(f)
-            self._write(f)
+            with self._sending:
+                self._send_one(f)
+
+    def _send_one(self, f: bytes) -> None:
+        self.sent.append(f)
+        if self.silent:
+            return
+        if self.drop_next and self.drop_only in f:
+            self.drop_next -= 1
+            self.dropped.append(f)
+            return
+        if self.rng.random() < self.noise:
+            self.mangled += 1
+            f = self._mangle(f)
+        self._write(f)
 
     def _mangle(self, f: bytes) -> bytes:
         rng = self.rng

@@ -21,6 +21,14 @@ turns the samples into touches by these rules:
   the dwell does not (noise on the wire cannot swallow the next real touch).
 - A cell held for `stuck` seconds (a cup on a card) is left out of the contacts
   until it is let go, so it does not turn every later touch into a palm.
+- A grid that is lost (unplugged, silent, a chip that stops answering) cannot
+  tell what its cells feel; its driver feeds those cells as `unknown`. An
+  unknown cell keeps its last known contact: losing sight of a finger is not
+  seeing it lift, so the episode it is part of goes on. When the grid is back,
+  its full state continues that episode: a finger that rested across the gap
+  (or slid on) is spent as it was, and only a grid seen clear ends it. So a
+  reconnect re-arms no cell whose contact never lifted. No touch counts on a
+  cell the filter cannot see: a contact's dwell starts when it is seen.
 
 Times are seconds from `clock` (or the `at` the caller passes); nothing here
 sleeps, so a test feeds samples with made-up times.
@@ -124,24 +132,27 @@ class TouchFilter:
         self._last: Cell | None = None  # the cell that last counted
         self._last_seen = float("-inf")  # when it was last let go (or counted)
 
-    def reset(self) -> None:
-        """Forget the contacts (the grid was lost): the next sample starts afresh.
-        The bounce memory stays, so a reconnect cannot double a touch."""
-        self._raw = frozenset()
-        self._held_since.clear()
-        self._stuck.clear()
-        self._episode = None
+    @property
+    def every_cell(self) -> frozenset[Cell]:
+        """All the grid's cells: the `unknown` of a sample while the whole grid
+        is lost."""
+        return frozenset((r, c) for r in range(self.size) for c in range(self.size))
 
     @property
     def idle(self) -> bool:
         """No contact and no episode: the next contact starts a new one."""
         return self._episode is None and not self._raw
 
-    def feed(self, cells: Iterable[Cell], at: float | None = None) -> Cell | None:
-        """One sample: the cells in contact now. Returns the grid cell of a touch
-        that counts with this sample, else None."""
+    def feed(
+        self, cells: Iterable[Cell], at: float | None = None, *, unknown: Iterable[Cell] = ()
+    ) -> Cell | None:
+        """One sample: the cells in contact now, and the cells the grid cannot
+        tell now (lost: they keep their last known contact). Returns the grid
+        cell of a touch that counts with this sample, else None."""
         now = self.clock() if at is None else at
-        raw = frozenset(check_cell(c, self.size) for c in cells)
+        dark = frozenset(check_cell(c, self.size) for c in unknown)
+        seen = frozenset(check_cell(c, self.size) for c in cells) - dark
+        raw = seen | (self._raw & dark)
         for cell in self._raw - raw:
             del self._held_since[cell]
             self._stuck.discard(cell)
@@ -153,14 +164,14 @@ class TouchFilter:
                 if now - self._held_since[cell] >= self.stuck - EPS:
                     self._stuck.add(cell)
                     self.stats.stuck += 1
-        return self._step(raw - self._stuck, now)
+        return self._step(raw - self._stuck, now, dark)
 
     def tick(self, at: float | None = None) -> Cell | None:
         """The same contacts as the last sample, at a later time (a grid that
         reports only changes still needs the dwell to run out)."""
         return self.feed(self._raw, at)
 
-    def _step(self, contacts: frozenset[Cell], now: float) -> Cell | None:
+    def _step(self, contacts: frozenset[Cell], now: float, dark: frozenset[Cell]) -> Cell | None:
         ep = self._episode
         if not contacts:
             if ep is not None:
@@ -180,7 +191,7 @@ class TouchFilter:
         if ep.outcome is not None:
             return None
         if len(contacts) > 1:
-            if ep.candidate not in contacts:
+            if ep.candidate not in contacts or ep.candidate in dark:
                 ep.candidate = None
             if ep.several_since is None:
                 ep.several_since = now
@@ -189,6 +200,9 @@ class TouchFilter:
             return None
         ep.several_since = None
         (cell,) = contacts
+        if cell in dark:  # its last known contact, not seen now: no dwell runs
+            ep.candidate = None
+            return None
         if cell != ep.candidate:
             ep.candidate, ep.since = cell, now
         if now - ep.since < self.dwell - EPS:
