@@ -12,11 +12,13 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from keystand.errors import KeystandError
+
 from .display.base import Panel
 from .inputs.base import InputDriver
 
 
-class DriverError(LookupError):
+class DriverError(KeystandError, LookupError):
     """A driver name no entry has, or a driver whose module cannot be imported
     on this machine (a Pi-only library missing)."""
 

@@ -29,6 +29,8 @@ import tempfile
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 
+from keystand.errors import KeystandError
+
 INSTALL_HINT = "pip install 'keystand[pi]' brings lgpio"
 
 
@@ -58,7 +60,7 @@ class GpioDiagnosis:
     chip: str | None = None  # the gpiochip device it is about, when one is known
 
 
-class GpioClaimError(OSError):
+class GpioClaimError(KeystandError, OSError):
     """A GPIO line that cannot be had. Carries the pin, the chip device when
     one is known and `trouble`, which says what fixes it; the drivers' own
     errors (a panel's, a key's) add their family to it."""

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .cliutil import FileRefused, read_regular
+from .errors import KeystandError
 
 T = TypeVar("T")
 
@@ -30,7 +31,7 @@ Choices = Sequence[Any] | Callable[[], Sequence[Any]]
 Check = Callable[[Any], str | None]
 
 
-class SchemaError(ValueError):
+class SchemaError(KeystandError, ValueError):
     """A value in a settings table that the declaration does not allow."""
 
     def __init__(self, key: str, detail: str) -> None:

@@ -29,9 +29,10 @@ def keystand_modules() -> set[str]:
 @pytest.mark.parametrize(
     ("contract", "may_import"),
     [
-        ("rules", {"keystand.rules"}),
-        ("drivers", {"keystand.drivers"}),
-        ("layouts", {"keystand.layouts"}),
+        # keystand.errors imports nothing: every layer raises from its root.
+        ("rules", {"keystand.rules", "keystand.errors"}),
+        ("drivers", {"keystand.drivers", "keystand.errors"}),
+        ("layouts", {"keystand.layouts", "keystand.errors"}),
     ],
 )
 def test_each_contract_forbids_every_other_module(contract: str, may_import: set[str]) -> None:
@@ -101,3 +102,34 @@ def test_a_type_error_in_a_scratch_copy_fails_mypy(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "firmware_host/summary.py:" in done.stdout
     assert "Incompatible return value type" in done.stdout
+
+
+def test_every_error_keystand_defines_derives_from_its_one_root() -> None:
+    """gpiozero's rule: one exception root (keystand.errors.KeystandError), every
+    error class of every module under it; and the root's module imports nothing,
+    so the rules, the drivers and the layouts can all raise from it."""
+    import ast
+    import importlib
+    import inspect
+    import pkgutil
+
+    from keystand.errors import KeystandError
+
+    source = (ROOT / "firmware_host" / "errors.py").read_text()
+    imports = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert [getattr(n, "module", None) for n in imports] == ["__future__"]
+    names = set()
+    for package in CONFIG["tool"]["setuptools"]["packages"]:  # drivers/ and layouts/ too
+        path = getattr(importlib.import_module(package), "__path__", None)
+        if path is not None:  # not a data-only folder
+            names |= {info.name for info in pkgutil.iter_modules(path, f"{package}.")}
+    assert {"keystand.drivers.gpio", "keystand.schema", "keystand.rules.errors"} <= names
+    outside = []
+    for module_name in sorted(names - {"keystand.__main__"}):
+        module = importlib.import_module(module_name)
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module_name or not issubclass(cls, BaseException):
+                continue
+            if not issubclass(cls, KeystandError):
+                outside.append(f"{module_name}.{name}")
+    assert not outside, f"errors outside KeystandError: {outside}"

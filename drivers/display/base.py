@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from keystand.errors import KeystandError
 
-class PanelError(Exception):
+
+class PanelError(KeystandError):
     """A panel that cannot show a frame: BUSY stuck, no answer (unplugged), bad size."""
 
 

@@ -16,10 +16,12 @@ import enum
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from keystand.errors import KeystandError
+
 from .events import InputEvent
 
 
-class InputError(Exception):
+class InputError(KeystandError):
     """An input device that cannot be used as configured (no such port, no chip)."""
 
 

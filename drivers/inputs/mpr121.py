@@ -40,6 +40,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from keystand.errors import KeystandError
+
 from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
 from .events import Touch
 from .touchfilter import Cell, Orientation, TouchFilter
@@ -211,7 +213,7 @@ def electrode_map(spec: Mapping[str, Any]) -> PadMap | StripMap:
     raise ValueError("electrode map: give pads (one per cell) or rows and cols (strips)")
 
 
-class ChipError(Exception):
+class ChipError(KeystandError):
     """A device at a chip's address that is not a working MPR121."""
 
 

@@ -14,13 +14,15 @@ import threading
 import unicodedata
 from collections.abc import Callable
 
+from keystand.errors import KeystandError
+
 from .base import Emit, InputDriver, Report
 from .events import InputEvent, excerpt, parse_line
 
 BOM = b"\xef\xbb\xbf"
 
 
-class ScriptLineError(ValueError):
+class ScriptLineError(KeystandError, ValueError):
     """A script line that is not an event; names the source and the line."""
 
     def __init__(self, detail: str, *, line: int, source: str) -> None:

@@ -1,4 +1,4 @@
-"""The exception root of keystand and the leaves the rules raise.
+"""The leaves the rules raise, under keystand's exception root (`keystand.errors`).
 
 Every error keystand raises on purpose derives from `KeystandError`; each leaf
 also derives from the builtin that fits (`ValueError` for malformed input), so
@@ -8,9 +8,7 @@ that comes back as a `Rejection` (see `duet.py`).
 
 from __future__ import annotations
 
-
-class KeystandError(Exception):
-    """Root of every error keystand raises on purpose."""
+from ..errors import KeystandError
 
 
 class CardError(KeystandError, ValueError):
