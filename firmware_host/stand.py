@@ -27,7 +27,7 @@ from keystand.drivers.inputs.touchfilter import Orientation
 
 from . import cursor, games, rules
 from .journal import JournalError
-from .rules import Duet, Mission, Phase, Seat
+from .rules import Mission, Seat
 from .rules.mission import MAX_TURNS
 from .store import Resumed, Store
 
@@ -132,7 +132,7 @@ class Stand:
     settings: Settings = field(default_factory=Settings)
     # The dealer of new cards; a card of another game than the one dealt is
     # passed over for one of that game's own (its `generate`).
-    new_card: Callable[[], Any] = rules.generate
+    new_card: Callable[[], object] | None = None  # None: the game's own (`generate`)
     state: Any = None  # the game in play, a state of its game (games.of_state)
     menus: dict[Seat, Menu] = field(default_factory=dict)
     undo_request: UndoRequest | None = None
@@ -200,13 +200,14 @@ class Stand:
             self.new_game()
         else:
             self.state = resumed.state
-            if not saved and isinstance(resumed.state, rules.Duet):
+            started = self.game.options_of(resumed.state)
+            if not saved and started is not None:
                 # A state dir from before settings were kept: the game's own.
                 self.settings = replace(
                     self.settings,
-                    mission=resumed.state.mission,
-                    loose_order=resumed.state.loose_order,
-                    first=resumed.state.first,
+                    mission=started.mission,
+                    loose_order=started.loose_order,
+                    first=started.first,
                 )
         self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
@@ -275,7 +276,9 @@ class Stand:
         is on disk; until then the stand keeps the game it has (or none), the
         settings name the game they named, and the screens say it cannot save."""
         game = games.get(game_name or self.settings.game)
-        card = self._card if self._card is not None else self.new_card()
+        card = self._card
+        if card is None:
+            card = self.new_card() if self.new_card is not None else game.generate()
         if not game.owns(card):
             card = game.generate()
         state = game.start(card, self.settings.options)
@@ -459,11 +462,9 @@ class Stand:
     def cursor_of(self, seat: Seat) -> int | None:
         """The table cell of `seat`'s cursor while it is that seat's turn to guess
         on a buttons-only stand; None otherwise (and always for the partner)."""
-        # Duet only: classic's operatives share one screen and one set of keys.
-        if not self.cursor_keys or not isinstance(self.state, Duet) or seat in self.menus:
+        if not self.cursor_keys or self.state is None or seat in self.menus:
             return None
-        state = self.state
-        if state.phase not in (Phase.GUESSING, Phase.SUDDEN_DEATH) or state.guesser is not seat:
+        if self.game.cursor_seat(self.state) is not seat:
             return None
         return self.cursors.get(seat, cursor.start(seat))
 
@@ -480,7 +481,9 @@ class Stand:
                 self.version += 1
                 return
             if cursor.confirms(press):
-                self._game(rules.Touch(*divmod(at, 5)), now)
+                row, col = divmod(at, 5)
+                touched = self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
+                self._game(touched, now)
                 return
         if press.key is KeyName.MENU:
             if press.long:
@@ -508,7 +511,7 @@ class Stand:
             req = self.undo_request
             if req is not None and req.seat is not seat:
                 self.undo_request = None
-                self._game(rules.Undo(), now)
+                self._game(self.game.act_event(self.state, "undo", None), now)
             else:
                 self.undo_request = UndoRequest(seat, now)
             self.version += 1

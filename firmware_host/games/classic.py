@@ -111,6 +111,12 @@ class ClassicGame:
     def playing(self, state: rules.Classic) -> bool:
         return state.status is rules.Status.PLAYING
 
+    def options_of(self, state: rules.Classic) -> None:
+        return None  # no mission, order or first clue to choose
+
+    def cursor_seat(self, state: rules.Classic) -> None:
+        return None  # the operatives share one screen and one set of keys
+
     def quiet(self, state: rules.Classic) -> bool:
         return state.phase is rules.Phase.AWAITING_CLUE
 

@@ -90,6 +90,13 @@ class DuetGame:
     def playing(self, state: Duet) -> bool:
         return state.status is rules.Status.PLAYING
 
+    def options_of(self, state: Duet) -> Options:
+        return Options(state.mission, state.loose_order, state.first)
+
+    def cursor_seat(self, state: Duet) -> Seat | None:
+        guessing = state.phase in (rules.Phase.GUESSING, rules.Phase.SUDDEN_DEATH)
+        return state.guesser if guessing else None
+
     def quiet(self, state: Duet) -> bool:
         return state.phase is rules.Phase.AWAITING_CLUE
 
