@@ -27,11 +27,7 @@ from .cliutil import (
     read_bytes,
 )
 from .drivers import gpio
-from .rules import Duet, KeystandError, Mission, Rejection, Seat, generate
-from .script import parse_script
-from .summary import BOARD_LEGEND, board, state_json
-
-CLASSIC_LEGEND = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+from .rules import KeystandError, Mission, Seat
 
 
 def _add_game(p: argparse.ArgumentParser) -> None:
@@ -121,108 +117,54 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    if args.game != "duet":
-        return _play_game(args, out, stdin)
-    card = load_card(args, stdin)
-    assert card is not None  # the card source is required
-    mission = Mission.parse(args.mission or "9-9")
-    source = "stdin" if args.script == "-" else args.script
-    steps = parse_script(read_bytes(args.script, "script", stdin), source=source)
-    first = Seat(args.first) if args.first else None
-    state = Duet.start(card, mission, loose_order=args.loose_order, first=first)
-    refused: list[tuple[int, Rejection]] = []
-    for step in steps:
-        state, result = state.apply(step.event)
-        if isinstance(result, Rejection):
-            refused.append((step.line, result))
-    rejected = [
-        {"line": line, "event": str(r.event), "reason": r.reason.value} for line, r in refused
-    ]
-    if args.json:
-        json.dump(state_json(state, rejected), out)
-        out.write("\n")
-        return 0
-    d = state_json(state, rejected)
-    print(f"mission {mission}, {len(steps)} events: {d['status']}", file=out, end="")
-    print(f" ({d['reason']})" if d["reason"] else "", file=out)
-    if d["score"] is not None:
-        print(f"score {d['score']}", file=out)
-    print(
-        f"phase {d['phase']}, clue giver {d['clue_giver'] or '-'}, guesser {d['guesser'] or '-'}",
-        file=out,
-    )
-    print(
-        f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}, "
-        f"agents found {d['agents_found']}/15, passes {d['passes']}",
-        file=out,
-    )
-    print(board(state), file=out)
-    print(f"  ({BOARD_LEGEND})", file=out)
-    for line, r in refused:
-        print(f"rejected: line {line} {str(r.event)!r}: {r.message}", file=out)
-    return 0
-
-
-def _play_game(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    """`keystand play` for a game other than Duet, through the games seam."""
+    """`keystand play`: a script through the game's referee, the state after it."""
     game = games.get(args.game)
-    for option, given in (
-        ("--mission", args.mission),
-        ("--loose-order", args.loose_order),
-        ("--first", args.first),
-    ):
-        if given:
-            raise UsageError(f"{option} is Duet's: {game.name} has no such choice")
     card = load_card(args, stdin, game)
+    assert card is not None  # the card source is required
+    state = game.start(card, _options(args, game))
     source = "stdin" if args.script == "-" else args.script
     steps = game.script(read_bytes(args.script, "script", stdin), source=source)
-    state = game.start(card)
-    rejected = []
     refused = []
     for step in steps:
         state, result = state.apply(step.event)
         if games.refused(result):
             refused.append((step.line, result))
-            rejected.append(
-                {"line": step.line, "event": str(result.event), "reason": result.reason.value}
-            )
-    d = game.summary(state, rejected)
+    rejected = [
+        {"line": line, "event": str(r.event), "reason": r.reason.value} for line, r in refused
+    ]
     if args.json:
-        json.dump(d, out)
+        json.dump(game.summary(state, rejected), out)
         out.write("\n")
         return 0
-    print(f"{game.name}, {len(steps)} events: {d['status']}", file=out, end="")
-    if d.get("winner"):
-        print(f", {d['winner']} wins ({d['reason']})", file=out, end="")
-    print(file=out)
-    for key, value in d.items():
-        if key not in ("status", "winner", "reason", "covered", "rejected"):
-            print(_field_text(key, value), file=out)
+    for line in game.play_lines(state, len(steps)):
+        print(line, file=out)
     print(game.text_board(state), file=out)
-    print(f"  ({CLASSIC_LEGEND})", file=out)
-    for line, r in refused:
-        print(f"rejected: line {line} {str(r.event)!r}: {r.message}", file=out)
+    print(f"  ({game.legend})", file=out)
+    for number, r in refused:
+        print(f"rejected: line {number} {str(r.event)!r}: {r.message}", file=out)
     return 0
 
 
-def _field_text(key: str, value: object) -> str:
-    """One field of a game's summary as a line of words: "guesses left 2", "turn
-    -", a count per team as "agents left: red 8, blue 9"."""
-    name = key.replace("_", " ")
-    if isinstance(value, dict):
-        return f"{name}: {', '.join(f'{k} {v}' for k, v in value.items())}"
-    return f"{name} {value if value is not None else '-'}"
+def _options(args: argparse.Namespace, game: games.Game) -> games.Options:
+    """The game's choices from the command line; one the game has not is refused."""
+    given = {
+        "mission": ("--mission", args.mission),
+        "loose_order": ("--loose-order", args.loose_order),
+        "first": ("--first", args.first),
+    }
+    for choice, (option, value) in given.items():
+        if value and choice not in game.choices:
+            raise UsageError(f"{option}: {game.name} has no such choice")
+    return games.Options(
+        mission=Mission.parse(args.mission or "9-9"),
+        loose_order=bool(args.loose_order),
+        first=Seat(args.first) if args.first else None,
+    )
 
 
 def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
-    if args.game != "duet":
-        game = games.get(args.game)
-        if args.card_command == "new":
-            card = game.generate(args.seed)
-        else:
-            card = load_card(args, stdin, game)
-    else:
-        card = generate(args.seed) if args.card_command == "new" else load_card(args, stdin)
+    game = games.get(args.game)
+    card = game.generate(args.seed) if args.card_command == "new" else load_card(args, stdin, game)
     assert card is not None
     if args.json:
         json.dump({"card": card.text, "code": card.code}, out)
@@ -265,32 +207,15 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     if found is None:
         raise UsageError(f"no game in {root} (is it the service's state dir?)")
     state, game_id = found
-    if not isinstance(state, Duet):
-        game = games.of_state(state)
-        data = game.summary(state)
-        if args.json:
-            json.dump(data, out)
-            out.write("\n")
-        else:
-            won = f", {data['winner']} wins ({data['reason']})" if data.get("winner") else ""
-            turn = f", {data['turn']}'s turn" if data.get("turn") else ""
-            print(
-                f"{game.name} game {game_id}: {data['status']}{won}, {data['phase']}{turn}",
-                file=out,
-            )
-            if "agents_left" in data:
-                print(_field_text("agents_left", data["agents_left"]), file=out)
-            print(game.text_board(state), file=out)
-        return 0
-    data = state_json(state)
+    game = games.of_state(state)
     if args.json:
-        json.dump(data, out)
+        json.dump(game.summary(state), out)
         out.write("\n")
-    else:
-        print(f"game {game_id}: {data['status']}, {data['phase']}", file=out)
-        print(f"turns left {data['turns_left']}, mistakes left {data['mistakes_left']}", file=out)
-        print(board(state), file=out)
-        print(f"  ({BOARD_LEGEND})", file=out)
+        return 0
+    for line in game.state_lines(state, game_id):
+        print(line, file=out)
+    print(game.text_board(state), file=out)
+    print(f"  ({game.legend})", file=out)
     return 0
 
 

@@ -11,9 +11,12 @@ import argparse
 import os
 import stat
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from .rules import Card, CardError, KeystandError
+from .rules import CardError, KeystandError
+
+if TYPE_CHECKING:  # the games import this module: their seam is named for types only
+    from .games import AnyCard, Game
 
 EXIT_USAGE = 2
 EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
@@ -155,11 +158,11 @@ def read_text(path: str, what: str, stdin: TextIO) -> str:
         raise UsageError(f"cannot read {what} {path!r}: not UTF-8 text (byte {e.start})") from e
 
 
-def load_card(args: argparse.Namespace, stdin: TextIO, game: Any = None) -> Any:
-    """The card the arguments name, or None when they name none (optional source);
-    a Duet card, or `game`'s (a keystand.games.Game) when given."""
+def load_card(args: argparse.Namespace, stdin: TextIO, game: Game) -> AnyCard | None:
+    """`game`'s card the arguments name, or None when they name none (an optional
+    source)."""
     if getattr(args, "card_code", None) is not None:
-        return game.card_from_code(args.card_code) if game else Card.from_code(args.card_code)
+        return game.card_from_code(args.card_code)
     if getattr(args, "card", None) is not None:
         text = args.card
     elif getattr(args, "card_file", None) is not None:
@@ -167,6 +170,6 @@ def load_card(args: argparse.Namespace, stdin: TextIO, game: Any = None) -> Any:
     else:
         return None
     try:
-        return game.parse_card(text) if game else Card.parse(text)
+        return game.parse_card(text)
     except CardError as e:
         raise CardError(f"bad card: {e}") from None

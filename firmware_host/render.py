@@ -100,20 +100,15 @@ def _spec(args: argparse.Namespace) -> PanelSpec:
 
 
 def _seat(text: str, game: games.Game) -> Seat:
-    if game.name == "duet":
-        try:
-            return Seat.parse(text)
-        except ValueError as e:
-            raise RenderError(str(e)) from None
-    names = dict(game.seat_names)
-    if text.strip().lower() not in names:
-        raise RenderError(f"seat {text!r}: a {game.name} seat is {' or '.join(names)}")
-    return names[text.strip().lower()]
+    try:
+        return game.parse_seat(text)
+    except ValueError as e:
+        raise RenderError(str(e)) from None
 
 
 def _states(args: argparse.Namespace, stdin: TextIO, game: games.Game) -> list[Any]:
     """The game before the first event and after each one."""
-    card = load_card(args, stdin, None if game.name == "duet" else game)
+    card = load_card(args, stdin, game)
     assert card is not None  # the card source is required
     options = games.Options(Mission.parse(args.mission), args.loose_order)
     state = game.start(card, options)

@@ -32,10 +32,13 @@ from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from keystand.drivers.display import Panel
 
+    from . import games
     from .profile import Profile
-    from .rules import Card, Seat
+    from .rules import Seat
     from .service import Service
 
 log = logging.getLogger("keystand")
@@ -197,13 +200,15 @@ def _panels(
     return panels
 
 
-def _card_for_first_game(card: Card | None, new_card: Any) -> Any:
+def _card_for_first_game(
+    card: games.AnyCard | None, new_card: Callable[[], games.AnyCard]
+) -> Callable[[], games.AnyCard]:
     """The stand's card dealer: `card` for the first new game, then random."""
     if card is None:
         return new_card
     dealt = [card]
 
-    def deal() -> Card:
+    def deal() -> games.AnyCard:
         return dealt.pop() if dealt else new_card()
 
     return deal

@@ -140,7 +140,7 @@ def test_text_output_and_bad_input() -> None:
     bad = keystand(
         "play", "--game", "classic", "--card-code", CODE, "--mission", "9-9", "--script", "-"
     )
-    assert bad.returncode == 2 and "--mission is Duet's" in bad.stderr
+    assert bad.returncode == 2 and "--mission: classic has no such choice" in bad.stderr
     assert "Traceback" not in bad.stderr
 
 

@@ -38,6 +38,16 @@ class GameError(KeystandError, ValueError):
     does not know."""
 
 
+class AnyCard(Protocol):
+    """What the host needs of any game's card: its text and its code (contracts:
+    `keystand card`, `run --card`, the journal's start record)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Options:
     """The next new game's choices from the menu (each game takes what it has)."""
@@ -94,10 +104,16 @@ class Game(Protocol):
     menu_items: tuple[str, ...]  # the stand's menu entries (stand.Item values), top down
     seat_names: tuple[tuple[str, Seat], ...]  # what `render --seat` takes, each seat
     has_timer: bool  # whether the menu's turn timer applies to it
+    choices: tuple[str, ...]  # the Options it takes (`keystand play --mission` and the like)
+    legend: str  # what the marks of `text_board` mean
 
-    def parse_card(self, text: str) -> Any: ...
-    def card_from_code(self, code: str) -> Any: ...
-    def generate(self, seed: int | None = None) -> Any: ...
+    def parse_seat(self, text: str) -> Seat:
+        """A seat by the name `render --seat` takes; ValueError names the seats."""
+        ...
+
+    def parse_card(self, text: str) -> AnyCard: ...
+    def card_from_code(self, code: str) -> AnyCard: ...
+    def generate(self, seed: int | None = None) -> AnyCard: ...
     def owns(self, thing: object) -> bool:
         """Whether `thing` is this game's card or state."""
         ...
@@ -158,6 +174,15 @@ class Game(Protocol):
         ...
 
     def text_board(self, state: Any) -> str: ...
+    def play_lines(self, state: Any, events: int) -> list[str]:
+        """What `keystand play` prints of the state after `events` script events
+        (the board and the refusals follow)."""
+        ...
+
+    def state_lines(self, state: Any, game_id: str) -> list[str]:
+        """What `keystand state` prints above the board of the game `game_id`."""
+        ...
+
     def view(self, state: Any, seat: Seat, context: Context) -> Any:
         """What `seat`'s screen shows: the layouts' view (the secrecy boundary)."""
         ...
@@ -218,6 +243,7 @@ def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
 __all__ = [
     "DEFAULT",
     "NAMES",
+    "AnyCard",
     "Context",
     "Game",
     "GameError",

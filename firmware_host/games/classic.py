@@ -48,6 +48,14 @@ class ClassicGame:
     menu_items = ("close", "new_game", "timer", "language", "penalty", "history", "game")
     seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
     has_timer = True  # the rulebook's variant; off unless the menu sets a length
+    choices = ()  # no mission, order or first clue
+    legend = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+
+    def parse_seat(self, text: str) -> Seat:
+        names = dict(self.seat_names)
+        if text.strip().lower() not in names:
+            raise ValueError(f"seat {text!r}: a {self.name} seat is {' or '.join(names)}")
+        return names[text.strip().lower()]
 
     def parse_card(self, text: str) -> ClassicCard:
         return ClassicCard.parse(text)
@@ -181,6 +189,24 @@ class ClassicGame:
 
         return timer_shown(seconds)
 
+    def play_lines(self, state: rules.Classic, events: int) -> list[str]:
+        d = self.summary(state)
+        won = f", {d['winner']} wins ({d['reason']})" if d.get("winner") else ""
+        lines = [f"{self.name}, {events} events: {d['status']}{won}"]
+        for key, value in d.items():
+            if key not in ("status", "winner", "reason", "covered", "rejected"):
+                lines.append(_field_text(key, value))
+        return lines
+
+    def state_lines(self, state: rules.Classic, game_id: str) -> list[str]:
+        d = self.summary(state)
+        won = f", {d['winner']} wins ({d['reason']})" if d.get("winner") else ""
+        turn = f", {d['turn']}'s turn" if d.get("turn") else ""
+        lines = [f"{self.name} game {game_id}: {d['status']}{won}, {d['phase']}{turn}"]
+        if "agents_left" in d:
+            lines.append(_field_text("agents_left", d["agents_left"]))
+        return lines
+
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""
         rows = []
@@ -227,3 +253,12 @@ def stand_note(seat: Seat, context: Context) -> str | None:
 
 
 GAME = ClassicGame()
+
+
+def _field_text(key: str, value: object) -> str:
+    """One field of the summary as a line of words: "guesses left 2", "turn -", a
+    count per team as "agents left: red 8, blue 9"."""
+    name = key.replace("_", " ")
+    if isinstance(value, dict):
+        return f"{name}: {', '.join(f'{k} {v}' for k, v in value.items())}"
+    return f"{name} {value if value is not None else '-'}"

@@ -40,6 +40,11 @@ class DuetGame:
     )
     seat_names = (("A", Seat.A), ("B", Seat.B))
     has_timer = False  # Duet's time is its bank of turns
+    choices = ("mission", "loose_order", "first")
+    legend = summary.BOARD_LEGEND
+
+    def parse_seat(self, text: str) -> Seat:
+        return Seat.parse(text)
 
     def parse_card(self, text: str) -> Card:
         return Card.parse(text)
@@ -147,6 +152,27 @@ class DuetGame:
 
     def text_board(self, state: Duet) -> str:
         return summary.board(state)
+
+    def play_lines(self, state: Duet, events: int) -> list[str]:
+        d = summary.state_json(state)
+        reason = f" ({d['reason']})" if d["reason"] else ""
+        lines = [f"mission {state.mission}, {events} events: {d['status']}{reason}"]
+        if d["score"] is not None:
+            lines.append(f"score {d['score']}")
+        giver, guesser = d["clue_giver"] or "-", d["guesser"] or "-"
+        lines.append(f"phase {d['phase']}, clue giver {giver}, guesser {guesser}")
+        lines.append(
+            f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}, "
+            f"agents found {d['agents_found']}/15, passes {d['passes']}"
+        )
+        return lines
+
+    def state_lines(self, state: Duet, game_id: str) -> list[str]:
+        d = summary.state_json(state)
+        return [
+            f"game {game_id}: {d['status']}, {d['phase']}",
+            f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}",
+        ]
 
     def view(self, state: Duet, seat: Seat, context: Context) -> Any:
         from .. import layouts, views
