@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .card import SIZE, Seat, cell
+from .core import Undo
 from .errors import EventError
 
 
@@ -57,14 +58,6 @@ class Pass:
 
     def __str__(self) -> str:
         return f"pass {self.seat.value}"
-
-
-@dataclass(frozen=True)
-class Undo:
-    """Take back the last accepted event (the game returns to just before it)."""
-
-    def __str__(self) -> str:
-        return "undo"
 
 
 @dataclass(frozen=True)
