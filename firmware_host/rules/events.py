@@ -1,8 +1,9 @@
 """The inputs the Duet rules take: small immutable values, validated on construction.
 
 The same vocabulary as the script text of docs/design.md: `touch R C`, `clue A|B`,
-`pass A|B`, `undo`, `penalty`. A malformed event (a cell off the grid) cannot
-be built; a well-formed one the rules refuse comes back as a Rejection.
+`pass A|B`, `undo`, `penalty` (`Undo` is the rules core's, every game's). A
+malformed event (a cell off the grid) cannot be built; a well-formed one the
+rules refuse comes back as a Rejection.
 """
 
 from __future__ import annotations
