@@ -2,7 +2,8 @@
 
 A game is where it started and its event list. `Referee.apply(event)` is the one
 step: it returns the state after the event and what the event did (the game's
-outcome), or the same game and why the rules refused the event (a `BaseRejection`).
+outcome), or the same game and why the rules refused the event (the game's
+subclass of `BaseRejection`).
 Two kinds of bad input stay apart, as in python-chess: a malformed event cannot
 be built (its constructor raises EventError, naming the value), and a
 well-formed one the rules do not allow now is refused, a value, not an
@@ -16,8 +17,8 @@ refused ones too, are a chain shared between states: appending one is O(1),
 where copying a tuple on every event made a game O(N^2).
 
 A game subclasses `Referee` with its event, outcome and rejection types and
-writes `_step` (every event but undo) and the two words undo needs from it: its
-outcome, and its refusal when there is nothing to undo.
+writes `_step` (every event but undo) and the two things undo needs from it:
+its outcome, and its refusal when there is nothing to undo.
 """
 
 from __future__ import annotations
