@@ -24,8 +24,8 @@ from typing import Any, Protocol
 
 from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
-from ..rules import KeystandError, Mission, Rejection, Seat
-from ..rules import classic as _classic
+from ..rules import KeystandError, Mission, Seat
+from ..rules.core import BaseRejection
 from ..rules.mission import STANDARD
 from ..script import ScriptError
 
@@ -222,7 +222,7 @@ def of_record(head: dict[str, Any]) -> Game:
 
 def refused(result: object) -> bool:
     """Whether what a game's `apply` returned is a refusal (any game's)."""
-    return isinstance(result, Rejection | _classic.Rejection)
+    return isinstance(result, BaseRejection)
 
 
 def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .classic_card import ClassicCard, ClassicKey, Team
 from .classic_events import Clue, Event, Pass, Penalty, Timeout, Touch, Undo
-from .errors import KeystandError
+from .core import BaseRejection, BaseRejectReason, Referee
+from .core import RejectedEvent as RejectedEvent  # `play` raises it (the core's)
 
 # Bump when a change would replay an old event list to a different state (for the
 # journal's start record: a game journaled under another version is not resumed blindly).
@@ -58,72 +59,44 @@ class Phase(_Named):
     OVER = "over"
 
 
-class RejectReason(_Named):
-    """Why the rules refused a well-formed input. The value is the stable code
-    other tools see (`keystand play --json`); `message` is for people.
+class RejectReason(_Named, BaseRejectReason):
+    """Why the rules refused a well-formed input: `NAME = code, message`. The code is
+    the stable value other tools see (`keystand play --json`); the message is for people.
 
     PENALTY_NOT_THEIR_WORD tells something of the key (that word is not the other
     team's): show it on the spymasters' screen only.
     """
 
-    GAME_OVER = "game_over"
-    NO_CLUE = "no_clue"
-    COVERED = "covered"
-    TURN_IN_PROGRESS = "turn_in_progress"
-    CLUE_OUT_OF_TURN = "clue_out_of_turn"
-    PASS_NO_TURN = "pass_no_turn"
-    PASS_OUT_OF_TURN = "pass_out_of_turn"
-    PASS_BEFORE_GUESS = "pass_before_guess"
-    PENALTY_NO_CLUE = "penalty_no_clue"
-    PENALTY_AFTER_GUESS = "penalty_after_guess"
-    PENALTY_NOT_THEIR_WORD = "penalty_not_their_word"
-    NOTHING_TO_UNDO = "nothing_to_undo"
-    TIMEOUT_OUT_OF_TURN = "timeout_out_of_turn"
-
-    @property
-    def message(self) -> str:
-        return _MESSAGES[self]
-
-
-_MESSAGES = {
-    RejectReason.GAME_OVER: "the game is over",
-    RejectReason.NO_CLUE: "no clue has been given for this turn yet",
-    RejectReason.COVERED: "that word is already covered",
-    RejectReason.TURN_IN_PROGRESS: "a turn is in progress: the operatives must finish it first",
-    RejectReason.CLUE_OUT_OF_TURN: "it is the other team's turn to give a clue",
-    RejectReason.PASS_NO_TURN: "no turn to end: no clue has been given",
-    RejectReason.PASS_OUT_OF_TURN: "only the team on turn can end its turn",
-    RejectReason.PASS_BEFORE_GUESS: "the operatives must make at least one guess first",
-    RejectReason.PENALTY_NO_CLUE: "no clue to call invalid: a penalty follows a clue",
-    RejectReason.PENALTY_AFTER_GUESS: (
-        "a guess has been made: an invalid clue noticed later counts as valid"
-    ),
-    RejectReason.PENALTY_NOT_THEIR_WORD: (
-        "the other team's spymaster covers one of their own words: that word is not theirs"
-    ),
-    RejectReason.NOTHING_TO_UNDO: "nothing to undo",
-    RejectReason.TIMEOUT_OUT_OF_TURN: "the timer runs out on the team on turn only",
-}
+    GAME_OVER = "game_over", "the game is over"
+    NO_CLUE = "no_clue", "no clue has been given for this turn yet"
+    COVERED = "covered", "that word is already covered"
+    TURN_IN_PROGRESS = (
+        "turn_in_progress",
+        "a turn is in progress: the operatives must finish it first",
+    )
+    CLUE_OUT_OF_TURN = "clue_out_of_turn", "it is the other team's turn to give a clue"
+    PASS_NO_TURN = "pass_no_turn", "no turn to end: no clue has been given"
+    PASS_OUT_OF_TURN = "pass_out_of_turn", "only the team on turn can end its turn"
+    PASS_BEFORE_GUESS = "pass_before_guess", "the operatives must make at least one guess first"
+    PENALTY_NO_CLUE = "penalty_no_clue", "no clue to call invalid: a penalty follows a clue"
+    PENALTY_AFTER_GUESS = (
+        "penalty_after_guess",
+        "a guess has been made: an invalid clue noticed later counts as valid",
+    )
+    PENALTY_NOT_THEIR_WORD = (
+        "penalty_not_their_word",
+        "the other team's spymaster covers one of their own words: that word is not theirs",
+    )
+    NOTHING_TO_UNDO = "nothing_to_undo", "nothing to undo"
+    TIMEOUT_OUT_OF_TURN = "timeout_out_of_turn", "the timer runs out on the team on turn only"
 
 
 @dataclass(frozen=True)
-class Rejection:
+class Rejection(BaseRejection):
     """An input the rules refused, and why. The state does not change."""
 
     event: Event
     reason: RejectReason
-
-    @property
-    def message(self) -> str:
-        return self.reason.message
-
-
-class RejectedEvent(KeystandError, ValueError):
-    """`Classic.play` refused a well-formed event; `rejection` says which and why."""
-
-    def __init__(self, rejection: Rejection) -> None:
-        self.rejection = rejection
-        super().__init__(f"{rejection.event}: {rejection.message}")
 
 
 class Result(_Named):
@@ -161,25 +134,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class _Chain:
-    """The events applied so far, newest first, shared between states (appending one
-    is O(1))."""
-
-    event: Event
-    parent: _Chain | None
-    length: int
-
-    def events(self) -> tuple[Event, ...]:
-        out: list[Event] = []
-        node: _Chain | None = self
-        while node is not None:
-            out.append(node.event)
-            node = node.parent
-        return tuple(reversed(out))
-
-
-@dataclass(frozen=True)
-class Classic:
+class Classic(Referee[Event, Outcome, Rejection]):
     """One moment of a classic game. Build with `Classic.start` or `Classic.replay`.
 
     Fields compared for equality are the game; `last`, `chain`, `previous` and
@@ -195,10 +150,6 @@ class Classic:
     clue: Clue | None  # the clue being guessed, while guessing
     guesses: int  # words touched on this clue
     covered: frozenset[int]  # cells with a tile on them (touched, or covered by a penalty)
-    last: Outcome | Rejection | None = field(default=None, compare=False)
-    chain: _Chain | None = field(default=None, compare=False, repr=False)
-    previous: Classic | None = field(default=None, compare=False, repr=False)
-    made_by: Event | None = field(default=None, compare=False, repr=False)
 
     # ----- construction -------------------------------------------------------------
 
@@ -220,19 +171,7 @@ class Classic:
 
     @classmethod
     def replay(cls, card: ClassicCard, events: Iterable[Event] = ()) -> Classic:
-        state = cls.start(card)
-        for event in events:
-            state, _ = state.apply(event)
-        return state
-
-    @property
-    def log(self) -> tuple[Event, ...]:
-        """Every event applied to reach this state, refused ones too, oldest first."""
-        return self.chain.events() if self.chain else ()
-
-    @property
-    def events_applied(self) -> int:
-        return self.chain.length if self.chain else 0
+        return cls.start(card).apply_all(events)
 
     def __repr__(self) -> str:
         return f"Classic.replay({self.card!r}, {list(self.log)!r})"
@@ -259,14 +198,9 @@ class Classic:
 
     # ----- the step ------------------------------------------------------------------
 
-    def apply(self, event: Event) -> tuple[Classic, Outcome | Rejection]:
-        """The state after `event`, and what it did or why it was refused. Never raises
-        for a classic event; a refused one leaves the game as it was."""
-        log = _Chain(event, self.chain, self.events_applied + 1)
-        if isinstance(event, Undo):
-            return self._undo(event, log)
+    def _step(self, event: Event) -> tuple[Classic, Outcome] | Rejection:
         if self.phase is Phase.OVER:
-            return self._reject(event, RejectReason.GAME_OVER, log)
+            return Rejection(event, RejectReason.GAME_OVER)
         if isinstance(event, Touch):
             result = self._touch(event)
         elif isinstance(event, Clue):
@@ -279,31 +213,16 @@ class Classic:
             result = self._timeout(event)
         else:
             raise TypeError(f"not a classic event: {event!r}")
-        if isinstance(result, RejectReason):
-            return self._reject(event, result, log)
-        state, outcome = result
-        state = replace(state, last=outcome, chain=log, previous=self, made_by=event)
-        return state, outcome
+        return Rejection(event, result) if isinstance(result, RejectReason) else result
 
-    def play(self, event: Event) -> tuple[Classic, Outcome]:
-        """`apply`, raising RejectedEvent for a refused event instead of returning it."""
-        state, result = self.apply(event)
-        if isinstance(result, Rejection):
-            raise RejectedEvent(result)
-        return state, result
+    # Not in the rulebook: the stand's way to take back a stray touch, as in Duet.
+    # Undo also reopens a game a stray touch ended.
 
-    def _reject(self, event: Event, reason: RejectReason, log: _Chain) -> tuple[Classic, Rejection]:
-        rejection = Rejection(event, reason)
-        return replace(self, last=rejection, chain=log), rejection
+    def _undo_outcome(self, event: Undo) -> Outcome:
+        return Outcome(event, Result.UNDO, undone=self.made_by)
 
-    def _undo(self, event: Undo, log: _Chain) -> tuple[Classic, Outcome | Rejection]:
-        # Not in the rulebook: the stand's way to take back a stray touch, as in Duet.
-        # Undo also reopens a game a stray touch ended.
-        before = self.previous
-        if before is None:
-            return self._reject(event, RejectReason.NOTHING_TO_UNDO, log)
-        outcome = Outcome(event, Result.UNDO, undone=self.made_by)
-        return replace(before, last=outcome, chain=log), outcome
+    def _nothing_to_undo(self, event: Undo) -> Rejection:
+        return Rejection(event, RejectReason.NOTHING_TO_UNDO)
 
     def _clue(self, event: Clue) -> tuple[Classic, Outcome] | RejectReason:
         if self.phase is Phase.GUESSING:

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from .card import AGENTS_TO_FIND, Card, Key, Seat
+from .core import BaseRejection, BaseRejectReason, Referee
 from .events import Clue, Event, Pass, Penalty, Touch, Undo
 from .mission import STANDARD, Mission
 
@@ -42,66 +43,41 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class RejectReason(enum.Enum):
-    """Why the rules refused a well-formed input. The value is the stable code
-    other tools see (`keystand play --json`); `message` is for people."""
+class RejectReason(BaseRejectReason):
+    """Why the rules refused a well-formed input: `NAME = code, message`. The code is
+    the stable value other tools see (`keystand play --json`); the message is for people."""
 
-    GAME_OVER = "game_over"
-    NO_CLUE = "no_clue"
-    COVERED = "covered"
-    ALREADY_MISSED = "already_missed"
-    NOT_ARMED = "not_armed"
-    PASS_BEFORE_GUESS = "pass_before_guess"
-    PASS_BY_GIVER = "pass_by_giver"
-    PASS_NO_TURN = "pass_no_turn"
-    PASS_IN_SUDDEN_DEATH = "pass_in_sudden_death"
-    TURN_IN_PROGRESS = "turn_in_progress"
-    CLUE_OUT_OF_TURN = "clue_out_of_turn"
-    THIRD_CLUE_IN_ROW = "third_clue_in_row"
-    PARTNER_HAS_NOTHING_LEFT = "partner_has_nothing_left"
-    NOTHING_LEFT_TO_GUESS = "nothing_left_to_guess"
-    NOTHING_TO_UNDO = "nothing_to_undo"
-    PENALTY_NO_CLUE = "penalty_no_clue"
-    PENALTY_TWICE = "penalty_twice"
-
-    @property
-    def message(self) -> str:
-        return _MESSAGES[self]
-
-
-_MESSAGES = {
-    RejectReason.GAME_OVER: "the game is over",
-    RejectReason.NO_CLUE: "no clue has been given for this turn yet",
-    RejectReason.COVERED: "that word is already covered",
-    RejectReason.ALREADY_MISSED: "this guesser already missed that word",
-    RejectReason.NOT_ARMED: "sudden death: a seat must press its clue key before guessing",
-    RejectReason.PASS_BEFORE_GUESS: "a turn can end only after at least one correct guess",
-    RejectReason.PASS_BY_GIVER: "only the guesser can end the turn",
-    RejectReason.PASS_NO_TURN: "no turn to end: no clue has been given",
-    RejectReason.PASS_IN_SUDDEN_DEATH: "no passing in sudden death",
-    RejectReason.TURN_IN_PROGRESS: "a turn is in progress: the guesser must finish it first",
-    RejectReason.CLUE_OUT_OF_TURN: "clues alternate: it is the other seat's turn to give one",
-    RejectReason.THIRD_CLUE_IN_ROW: "no seat may give three clues in a row",
-    RejectReason.PARTNER_HAS_NOTHING_LEFT: (
-        "your partner has nothing left to guess: your partner gives the clues now"
-    ),
-    RejectReason.NOTHING_LEFT_TO_GUESS: "that seat has nothing left to guess",
-    RejectReason.NOTHING_TO_UNDO: "nothing to undo",
-    RejectReason.PENALTY_NO_CLUE: "no clue to penalise: a penalty follows a clue",
-    RejectReason.PENALTY_TWICE: "this clue has already been penalised",
-}
+    GAME_OVER = "game_over", "the game is over"
+    NO_CLUE = "no_clue", "no clue has been given for this turn yet"
+    COVERED = "covered", "that word is already covered"
+    ALREADY_MISSED = "already_missed", "this guesser already missed that word"
+    NOT_ARMED = "not_armed", "sudden death: a seat must press its clue key before guessing"
+    PASS_BEFORE_GUESS = "pass_before_guess", "a turn can end only after at least one correct guess"
+    PASS_BY_GIVER = "pass_by_giver", "only the guesser can end the turn"
+    PASS_NO_TURN = "pass_no_turn", "no turn to end: no clue has been given"
+    PASS_IN_SUDDEN_DEATH = "pass_in_sudden_death", "no passing in sudden death"
+    TURN_IN_PROGRESS = "turn_in_progress", "a turn is in progress: the guesser must finish it first"
+    CLUE_OUT_OF_TURN = (
+        "clue_out_of_turn",
+        "clues alternate: it is the other seat's turn to give one",
+    )
+    THIRD_CLUE_IN_ROW = "third_clue_in_row", "no seat may give three clues in a row"
+    PARTNER_HAS_NOTHING_LEFT = (
+        "partner_has_nothing_left",
+        "your partner has nothing left to guess: your partner gives the clues now",
+    )
+    NOTHING_LEFT_TO_GUESS = "nothing_left_to_guess", "that seat has nothing left to guess"
+    NOTHING_TO_UNDO = "nothing_to_undo", "nothing to undo"
+    PENALTY_NO_CLUE = "penalty_no_clue", "no clue to penalise: a penalty follows a clue"
+    PENALTY_TWICE = "penalty_twice", "this clue has already been penalised"
 
 
 @dataclass(frozen=True)
-class Rejection:
+class Rejection(BaseRejection):
     """An input the rules refused, and why. The state does not change."""
 
     event: Event
     reason: RejectReason
-
-    @property
-    def message(self) -> str:
-        return self.reason.message
 
 
 class Result(enum.Enum):
@@ -137,25 +113,7 @@ class Outcome:
 
 
 @dataclass(frozen=True)
-class _Chain:
-    """The events applied so far, newest first, shared between states: appending
-    one is O(1), where copying a tuple on every event made a game O(N^2)."""
-
-    event: Event
-    parent: _Chain | None
-    length: int
-
-    def events(self) -> tuple[Event, ...]:
-        out: list[Event] = []
-        node: _Chain | None = self
-        while node is not None:
-            out.append(node.event)
-            node = node.parent
-        return tuple(reversed(out))
-
-
-@dataclass(frozen=True)
-class Duet:
+class Duet(Referee[Event, Outcome, Rejection]):
     """One moment of a Duet game. Build with `Duet.start` or `Duet.replay`.
 
     Fields compared for equality are the game; `last`, `log` and `previous`
@@ -183,13 +141,6 @@ class Duet:
     penalised: bool  # the current clue was called invalid
     armed: Seat | None  # sudden death: the seat that said it is guessing
     sudden_death: bool  # the game reached sudden death
-    last: Outcome | Rejection | None = field(default=None, compare=False)
-    # The last accepted outcome, kept when refusals follow it (a screen must not
-    # lose "Agent found" to the bounce of the same finger).
-    outcome: Outcome | None = field(default=None, compare=False)
-    chain: _Chain | None = field(default=None, compare=False, repr=False)
-    previous: Duet | None = field(default=None, compare=False, repr=False)
-    made_by: Event | None = field(default=None, compare=False, repr=False)
 
     # ----- construction -------------------------------------------------------------
 
@@ -236,20 +187,7 @@ class Duet:
         loose_order: bool = False,
         first: Seat | None = None,
     ) -> Duet:
-        state = cls.start(card, mission, loose_order=loose_order, first=first)
-        for event in events:
-            state, _ = state.apply(event)
-        return state
-
-    @property
-    def log(self) -> tuple[Event, ...]:
-        """Every event applied to reach this state, refused ones too, oldest first
-        (O(N): for replay and repr, not for the step)."""
-        return self.chain.events() if self.chain else ()
-
-    @property
-    def events_applied(self) -> int:
-        return self.chain.length if self.chain else 0
+        return cls.start(card, mission, loose_order=loose_order, first=first).apply_all(events)
 
     def __repr__(self) -> str:
         first = f", first={self.first!r}" if self.first else ""
@@ -337,14 +275,9 @@ class Duet:
 
     # ----- the step ------------------------------------------------------------------
 
-    def apply(self, event: Event) -> tuple[Duet, Outcome | Rejection]:
-        """The state after `event`, and what it did or why it was refused. Never raises
-        for a well-formed event; a refused one leaves the game as it was."""
-        log = _Chain(event, self.chain, self.events_applied + 1)
-        if isinstance(event, Undo):
-            return self._undo(event, log)
+    def _step(self, event: Event) -> tuple[Duet, Outcome] | Rejection:
         if self.phase is Phase.OVER:
-            return self._reject(event, RejectReason.GAME_OVER, log)
+            return Rejection(event, RejectReason.GAME_OVER)
         if isinstance(event, Touch):
             result = self._touch(event)
         elif isinstance(event, Clue):
@@ -355,26 +288,16 @@ class Duet:
             result = self._penalty(event)
         else:
             raise TypeError(f"not a Duet event: {event!r}")
-        if isinstance(result, RejectReason):
-            return self._reject(event, result, log)
-        state, outcome = result
-        state = replace(
-            state, last=outcome, outcome=outcome, chain=log, previous=self, made_by=event
-        )
-        return state, outcome
+        return Rejection(event, result) if isinstance(result, RejectReason) else result
 
-    def _reject(self, event: Event, reason: RejectReason, log: _Chain) -> tuple[Duet, Rejection]:
-        rejection = Rejection(event, reason)
-        return replace(self, last=rejection, chain=log), rejection
+    # The stand's own addition: players take back a stray touch (both seats agree,
+    # in the service). Undo also reopens a game a stray touch ended.
 
-    def _undo(self, event: Undo, log: _Chain) -> tuple[Duet, Outcome | Rejection]:
-        # The stand's own addition: players take back a stray touch (both seats
-        # agree, in the service). Undo also reopens a game a stray touch ended.
-        before = self.previous
-        if before is None:
-            return self._reject(event, RejectReason.NOTHING_TO_UNDO, log)
-        outcome = Outcome(event, Result.UNDO, undone=self.made_by)
-        return replace(before, last=outcome, outcome=outcome, chain=log), outcome
+    def _undo_outcome(self, event: Undo) -> Outcome:
+        return Outcome(event, Result.UNDO, undone=self.made_by)
+
+    def _nothing_to_undo(self, event: Undo) -> Rejection:
+        return Rejection(event, RejectReason.NOTHING_TO_UNDO)
 
     def _clue_refusal(self, seat: Seat) -> RejectReason | None:
         if self.nothing_left_to_guess(seat.partner):

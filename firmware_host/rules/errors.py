@@ -3,7 +3,7 @@
 Every error keystand raises on purpose derives from `KeystandError`; each leaf
 also derives from the builtin that fits (`ValueError` for malformed input), so
 callers may catch either. Rules refusing a well-formed input is not an error:
-that comes back as a `Rejection` (see `duet.py`).
+that comes back as a `Rejection` (see `core.py`).
 """
 
 from __future__ import annotations

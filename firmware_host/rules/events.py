@@ -1,8 +1,9 @@
 """The inputs the Duet rules take: small immutable values, validated on construction.
 
 The same vocabulary as the script text of docs/design.md: `touch R C`, `clue A|B`,
-`pass A|B`, `undo`, `penalty`. A malformed event (a cell off the grid) cannot
-be built; a well-formed one the rules refuse comes back as a Rejection.
+`pass A|B`, `undo`, `penalty` (`Undo` is the rules core's, every game's). A
+malformed event (a cell off the grid) cannot be built; a well-formed one the
+rules refuse comes back as a Rejection.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .card import SIZE, Seat, cell
+from .core import Undo
 from .errors import EventError
 
 
@@ -57,14 +59,6 @@ class Pass:
 
     def __str__(self) -> str:
         return f"pass {self.seat.value}"
-
-
-@dataclass(frozen=True)
-class Undo:
-    """Take back the last accepted event (the game returns to just before it)."""
-
-    def __str__(self) -> str:
-        return "undo"
 
 
 @dataclass(frozen=True)
