@@ -108,8 +108,9 @@ def _load(r: dict[str, Any]) -> list[str]:
     if load["start"] >= BUSY:
         line += (
             ": the machine was shared and busy, so the wall-time figures (software, "
-            "render, start-up, import time) are slower than on an idle machine; the "
-            "panel figures are on a virtual clock and do not change"
+            "render, start-up, import time) are slower than on an idle machine, and so is "
+            "the sysbench reference below (taken under the same load); the panel figures "
+            "are on a virtual clock and do not change"
         )
     return [line]
 
