@@ -1,22 +1,32 @@
-"""Recorded games for the benchmark: whole Duet games played by a seeded bot, each
-input with the moment it comes, at table pace or in bursts.
+"""Recorded games for the benchmark: whole games played by a seeded bot, each
+input with the moment it comes, at table pace or in bursts; one bot per game
+(`BOTS`, by the game's name in keystand's registry), the same pace for both.
 
 Table pace: a touch (or a pass) every 1.5 to 4 s while a clue is being
 guessed; the clue giver thinks 8 to 30 s before each clue. Bursts: the same
 games, but each turn's guesses come as 5 touches within 1 s. After a game the
 end screen shows; the next game is dealt `DEAL_AFTER` seconds after the key is
 revealed.
+
+Duet: a giver's clue key, the guesser's touches and pass key (`Act`, as a
+script names them). Classic, as the stand is used (docs/classic-screens.md):
+the spymasters' clue key on seat A (the clue of the team on turn, no number),
+the operatives' touches and their pass key on seat B (`Press`, the keys
+themselves); the turn timer off.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
-from keystand.drivers.inputs import Act, InputEvent, Touch
-from keystand.rules import Clue, Duet, Pass, Phase, Seat, Status, generate
+from keystand import games as registry
+from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
+from keystand.rules import Clue, Duet, Pass, Phase, Seat, Status, classic, generate
 from keystand.rules import Touch as RTouch
-from keystand.rules.card import Key
+from keystand.rules.card import SIZE, Key
+from keystand.rules.classic_card import ClassicKey
 
 TOUCH_GAP = (1.5, 4.0)  # seconds between a guesser's touches, at table pace
 THINK = (8.0, 30.0)  # seconds a clue giver thinks before the clue
@@ -52,8 +62,8 @@ def _pick(state: Duet, rnd: random.Random, guesser: Seat) -> int:
     return rnd.choice(others or agents or assassins)
 
 
-def game(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], float]:
-    """One game's inputs from `start`; returns them and when the game ended."""
+def duet(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], float]:
+    """One Duet game's inputs from `start`; returns them and when the game ended."""
     rnd = random.Random(seed)
     state = Duet.start(generate(seed))
     steps: list[Step] = []
@@ -98,15 +108,88 @@ def game(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], f
     return steps, t
 
 
-def session(games: int, seed: int, *, burst: bool = False, reveal: float = 10.0) -> list[Step]:
-    """`games` games back to back: the first is dealt at boot, each next one
-    `DEAL_AFTER` seconds after the previous end screen's reveal."""
+SPYMASTERS, OPERATIVES = Seat.A, Seat.B  # classic's roles on the stand
+
+
+def _classic_pick(state: classic.Classic, rnd: random.Random) -> int:
+    """A word for the operatives to touch: mostly their own team's agent, else a
+    bystander or the other team's agent, rarely the assassin."""
+    open_cells = [c for c in range(SIZE * SIZE) if c not in state.covered]
+    own = [c for c in open_cells if c in state.card.agents(state.team)]
+    wrong_keys = (ClassicKey.BYSTANDER, state.team.other.key)
+    wrong = [c for c in open_cells if state.card.key(c) in wrong_keys]
+    assassins = [c for c in open_cells if state.card.key(c) is ClassicKey.ASSASSIN]
+    roll = rnd.random()
+    if own and (roll < 0.72 or not wrong):
+        return rnd.choice(own)
+    if assassins and roll > 0.985:
+        return rnd.choice(assassins)
+    return rnd.choice(wrong or own or assassins)
+
+
+def _key(state: classic.Classic, seat: Seat, key: KeyName) -> tuple[InputEvent, classic.Classic]:
+    """A seat's key as the stand reads it: the press and the state it leads to."""
+    event = registry.get("classic").key_event(state, seat, key.value)
+    if event is None:
+        raise RuntimeError(f"classic: seat {seat.value}'s {key.value} key does nothing now")
+    after, result = state.apply(event)
+    if registry.refused(result):
+        raise RuntimeError(f"classic: seat {seat.value}'s {key.value} key refused: {result}")
+    return Press(seat.value, key), after
+
+
+def classic_game(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], float]:
+    """One classic game's inputs from `start`; returns them and when the game ended."""
+    rnd = random.Random(seed)
+    game = registry.get("classic")
+    state: classic.Classic = game.start(game.generate(seed))
+    steps: list[Step] = []
+    t = start
+    touches = 0
+    for _ in range(400):  # a bound: the bot always ends a game well before
+        if state.status is not classic.Status.PLAYING:
+            break
+        if state.phase is classic.Phase.AWAITING_CLUE:
+            t += rnd.uniform(*THINK)
+            press, state = _key(state, SPYMASTERS, KeyName.CLUE)
+            steps.append(Step(t, press))
+            touches = 0
+            continue
+        in_burst = burst and touches < BURST
+        t += BURST_WITHIN / BURST if in_burst and touches else rnd.uniform(*TOUCH_GAP)
+        # A pass follows a right guess (a wrong one ends the turn by itself).
+        if state.guesses and not in_burst and rnd.random() < 0.3:
+            press, state = _key(state, OPERATIVES, KeyName.PASS)
+            steps.append(Step(t, press))
+            continue
+        row, col = divmod(_classic_pick(state, rnd), SIZE)
+        touches += 1
+        steps.append(Step(t, Touch(row, col), burst_end=burst and touches == BURST))
+        state, _ = state.apply(game.touch_event(state, row, col, penalty=False))
+    return steps, t
+
+
+class Bot(Protocol):
+    def __call__(
+        self, seed: int, start: float, *, burst: bool = False
+    ) -> tuple[list[Step], float]: ...
+
+
+BOTS: dict[str, Bot] = {"duet": duet, "classic": classic_game}
+
+
+def session(
+    games: int, seed: int, *, burst: bool = False, reveal: float = 10.0, game: str = "duet"
+) -> list[Step]:
+    """`games` games of `game` back to back: the first is dealt at boot, each next
+    one `DEAL_AFTER` seconds after the previous end screen's reveal."""
+    bot = BOTS[game]
     steps: list[Step] = []
     t = 0.0
     for n in range(games):
         if n:
             t += reveal + DEAL_AFTER
             steps.append(Step(t, None, deal=True))
-        played, t = game(seed + n, t, burst=burst)
+        played, t = bot(seed + n, t, burst=burst)
         steps.extend(played)
     return steps

@@ -22,15 +22,16 @@ from games import Step
 from gpiozero.pins.mock import MockFactory
 from panels import counting_panels
 
+from keystand import games as registry
 from keystand import screens
 from keystand.drivers.display import Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.inputs import Touch
 from keystand.panel_clock import Handover, Timeline, naive, simulate
 from keystand.panel_worker import RefreshPolicy
-from keystand.rules import Seat, generate
+from keystand.rules import Seat
 from keystand.service import awaiting_clue, game_over
-from keystand.stand import Stand
+from keystand.stand import Settings, Stand
 from keystand.store import Store
 
 TICK = 0.5  # the service's tick (the end screen's reveal, refusals going away)
@@ -54,13 +55,16 @@ class Played:
     games: int = 0
 
 
-def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -> Played:
-    """Play `steps` (a session of `games` games from `seed`) on two panels of `model`.
-    `stock`: the naive way (a full refresh of each panel in turn, stock HAL)."""
+def play(
+    model: str, steps: list[Step], games: int, seed: int, *, stock: bool, game: str = "duet"
+) -> Played:
+    """Play `steps` (a session of `games` games of `game` from `seed`) on two panels
+    of `model`. `stock`: the naive way (a full refresh of each panel in turn, stock HAL)."""
     factory = MockFactory()
     hals = StockPathHal if stock else PanelHal
     panels = dict(zip(Seat, counting_panels(model, factory, hals), strict=True))
-    cards = (generate(seed + n) for n in itertools.count())
+    deal = registry.get(game).generate
+    cards = (deal(seed + n) for n in itertools.count())
     played = Played(games=games)
     policies = {seat: RefreshPolicy() for seat in Seat}
     last: dict[Seat, bytes | None] = {seat: None for seat in Seat}
@@ -97,7 +101,9 @@ def play(model: str, steps: list[Step], games: int, seed: int, *, stock: bool) -
         return frames
 
     with tempfile.TemporaryDirectory() as state_dir:
-        stand = Stand(Store(Path(state_dir)), new_card=lambda: next(cards))
+        # The turn timer off: a turn takes what the bot's pace makes it.
+        settings = Settings(game=game, timer=0)
+        stand = Stand(Store(Path(state_dir)), settings=settings, new_card=lambda: next(cards))
         stand.boot()
         emit(0.0, False)
         tick = TICK
@@ -141,6 +147,8 @@ class Latency:
     behind_clearing: int
     burst_last: list[float]
     timelines: dict[Seat, Timeline] | Timeline
+    clearing_quiet: int = 0  # clearings in a quiet moment, both panels together
+    clearing_wasted: int = 0  # clearings right before a full refresh, both panels together
 
     @property
     def total(self) -> list[float]:
@@ -162,7 +170,25 @@ def ours(played: Played, cost: dict[Refresh, float], max_partials: int) -> Laten
         if touch.burst_end:
             burst.append(wait + touch.software)
     software = [t.software for t in played.touches]
-    return Latency(panel, software, behind, clearing, burst, timelines)
+    found = [_clearings(timelines[s], hand) for s, hand in played.handovers.items()]
+    quiet, wasted = sum(q for q, _ in found), sum(w for _, w in found)
+    return Latency(panel, software, behind, clearing, burst, timelines, quiet, wasted)
+
+
+def _clearings(timeline: Timeline, handovers: list[Handover]) -> tuple[int, int]:
+    """One panel's clearings: those in a quiet moment (the frame on the glass said a
+    pause follows: a turn over, the next clue awaited), and those wasted right
+    before a full refresh (the end screen's, which wipes the ghosting anyway)."""
+    quiet = wasted = 0
+    shown: int | None = None
+    drawn = timeline.drawn
+    for d, after in zip(drawn, [*drawn[1:], None], strict=True):
+        if d.frame is not None:
+            shown = d.frame
+            continue
+        quiet += shown is not None and handovers[shown].pause
+        wasted += after is not None and after.kind is Refresh.FULL
+    return quiet, wasted
 
 
 def the_naive_way(played: Played, cost: dict[Refresh, float]) -> tuple[Latency, list[float]]:

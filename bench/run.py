@@ -1,10 +1,12 @@
 """`make bench`: every figure in one run, written to BENCHMARKS.md and bench/results.json.
 
-    .venv/bin/python bench/run.py [--games 20] [--burst-games 10] [--tiny]
+    .venv/bin/python bench/run.py [--games 20] [--burst-games 10] [--classic-games 10]
+                                  [--classic-burst-games 10] [--tiny]
                                   [--markdown BENCHMARKS.md] [--json bench/results.json]
 
 Touch to visible per panel model (our policy and the naive way, on recorded
-games at table pace and in bursts), SPI and GPIO writes per frame (our HAL and
+Duet games at table pace and in bursts; our policy on recorded classic games,
+fewer of them to keep the run short), SPI and GPIO writes per frame (our HAL and
 the vendor's stock path), refreshes per game, render time, cold start, import
 time, peak memory, and an estimate for a Raspberry Pi Zero 2 W. `--tiny` runs
 everything on the smallest input (the tests do, so this script cannot rot).
@@ -22,6 +24,7 @@ import shlex
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,44 +65,30 @@ def per_game(counts: dict[str, int], busy: float, games_played: int) -> dict[str
 
 
 def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> dict[str, Any]:
+    """One panel model: its frames' costs, then each game's figures (Duet's at the
+    top level, as ever; classic's under "classic", the same keys), the naive way on
+    Duet's games."""
     ours_cost, stock_cost = (panels.frame_costs(model, hal) for hal in (PanelHal, StockPathHal))
     busy = panels.seconds(model, ours_cost)
     naive_busy = panels.seconds(model, stock_cost)
+    duet = game_figures(model, "duet", args, max_partials, ours_cost)
     table = games.session(args.games, args.seed)
-    bursts = games.session(args.burst_games, args.seed + 1000, burst=True)
-    played = latency.play(model, table, args.games, args.seed, stock=False)
     naive_played = latency.play(model, table, args.games, args.seed, stock=True)
-    burst_played = latency.play(model, bursts, args.burst_games, args.seed + 1000, stock=False)
-    ours = latency.ours(played, busy, max_partials)
     naive, naive_idle = latency.the_naive_way(naive_played, naive_busy)
-    burst = latency.ours(burst_played, busy, max_partials)
-    timelines = ours.timelines
-    assert isinstance(timelines, dict)
-    seats = list(timelines.values())
-    counts = {k: sum(t.counts()[k] for t in seats) // len(seats) for k in seats[0].counts()}
     naive_timeline = naive.timelines
     assert not isinstance(naive_timeline, dict)
     naive_counts = {k: v // 2 for k, v in naive_timeline.counts().items()}
-    policy = RefreshPolicy(max_partials=max_partials)
-    runs = [_partial_runs(t) for t in seats]
-    ours_median, naive_median = latency.median(ours.total), latency.median(naive_idle)
+    classic = game_figures(model, "classic", args, max_partials, ours_cost)
+    ours_median, naive_median = duet.total_median, latency.median(naive_idle)
     timing = TIMINGS[model]
-    short = _short_reset(model, played, burst_played, max_partials, ours_cost)
     return {
-        "short_reset": short,
+        "short_reset": duet.figures.pop("short_reset"),
         "partial_refresh_ms": ms(timing.partial),
         "timing_model_ms": {k.value: ms(timing.seconds(k)) for k in Refresh},
         "timing_model_estimated": sorted(kind for m, kind in ESTIMATED if m == model),
         "panel_busy_ms": {k.value: ms(v) for k, v in busy.items()},
         "vendor_delays_ms": {k.value: ms(c.delays) for k, c in ours_cost.items()},
-        "touches": len(ours.total),
-        "touch_to_visible_median_ms": ms(ours_median),
-        "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
-        "panel_and_queue": spread(ours.panel),
-        "software": spread(ours.software),
-        "burst_touches": len(burst.burst_last),
-        "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
-        "burst_last_visible_median_ms": ms(latency.median(burst.burst_last)),
+        **duet.figures,
         "naive_median_ms": ms(naive_median),
         "naive_p99_ms": ms(latency.p99(naive_idle)),
         "naive_as_played": spread(naive.total),
@@ -119,18 +108,77 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
             }
             for k in panels.KINDS
         },
-        "per_game": per_game(counts, sum(t.busy() for t in seats) / len(seats), args.games),
         "naive_per_game": per_game(naive_counts, naive_timeline.busy() / 2, args.games),
-        "full_refreshes_per_game": round(counts["full"] / args.games, 2),
+        "classic": classic.figures,
+    }
+
+
+@dataclass
+class GameFigures:
+    figures: dict[str, Any]
+    total_median: float  # seconds, unrounded (the speed-up against the naive way)
+
+
+def sessions(args: argparse.Namespace, game: str) -> tuple[int, int]:
+    """How many of `game`'s games to record at table pace and in bursts."""
+    if game == "duet":
+        return args.games, args.burst_games
+    return args.classic_games, args.classic_burst_games
+
+
+def game_figures(
+    model: str,
+    game: str,
+    args: argparse.Namespace,
+    max_partials: int,
+    costs: dict[Refresh, panels.FrameCost],
+) -> GameFigures:
+    """One game's recorded sessions (table pace, bursts) on two panels of `model`,
+    through our policy: touch to visible, refreshes per game, the clearing, full
+    refreshes in front of a touch. The same code and keys for every game."""
+    table_games, burst_games = sessions(args, game)
+    busy = panels.seconds(model, costs)
+    table = games.session(table_games, args.seed, game=game)
+    bursts = games.session(burst_games, args.seed + 1000, burst=True, game=game)
+    played = latency.play(model, table, table_games, args.seed, stock=False, game=game)
+    burst_played = latency.play(
+        model, bursts, burst_games, args.seed + 1000, stock=False, game=game
+    )
+    ours = latency.ours(played, busy, max_partials)
+    burst = latency.ours(burst_played, busy, max_partials)
+    timelines = ours.timelines
+    assert isinstance(timelines, dict)
+    seats = list(timelines.values())
+    counts = {k: sum(t.counts()[k] for t in seats) // len(seats) for k in seats[0].counts()}
+    runs = [_partial_runs(t) for t in seats]
+    figures = {
+        "short_reset": _short_reset(model, played, burst_played, max_partials, costs),
+        "touches": len(ours.total),
+        "touch_to_visible_median_ms": ms(latency.median(ours.total)),
+        "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
+        "panel_and_queue": spread(ours.panel),
+        "software": spread(ours.software),
+        "burst_touches": len(burst.burst_last),
+        "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
+        "burst_last_visible_median_ms": ms(latency.median(burst.burst_last)),
+        "per_game": per_game(counts, sum(t.busy() for t in seats) / len(seats), table_games),
+        "full_refreshes_per_game": round(counts["full"] / table_games, 2),
         "full_refreshes_before_a_touch_result": ours.behind,
         "touches_behind_a_clearing": ours.behind_clearing,
+        # Per panel and game: the clearings done in the game's quiet moments (rule 3a);
+        # both panels, the session: those wasted right before a full refresh.
+        "clearing_in_quiet_moments_per_game": round(
+            ours.clearing_quiet / len(seats) / table_games, 2
+        ),
+        "clearings_before_a_full_refresh": ours.clearing_wasted,
         "burst_touches_behind_a_full_refresh": burst.behind,
         "longest_partial_run": max(max(r, default=0) for r in runs),
         "partials_past_the_budget": sum(sum(max(0, x - max_partials) for x in r) for r in runs)
         // len(runs),
-        "ceiling": policy.ceiling,
+        "ceiling": RefreshPolicy(max_partials=max_partials).ceiling,
         "render": spread(played.render),
     }
+    return GameFigures(figures, latency.median(ours.total))
 
 
 def _short_reset(
@@ -209,14 +257,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=20, help="recorded games at table pace")
     ap.add_argument("--burst-games", type=int, default=10, help="recorded games in bursts")
+    ap.add_argument("--classic-games", type=int, default=10, help="classic games at table pace")
+    ap.add_argument("--classic-burst-games", type=int, default=10, help="classic games in bursts")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tiny", action="store_true", help="one game of each, quick start-up")
     ap.add_argument("--markdown", type=Path, default=ROOT / "BENCHMARKS.md")
     ap.add_argument("--json", type=Path, default=ROOT / "bench" / "results.json")
     args = ap.parse_args(argv)
     if args.tiny:
-        args.games = args.burst_games = 1
+        args.games = args.burst_games = args.classic_games = args.classic_burst_games = 1
     started = time.monotonic()
+    load_at_start = os.getloadavg()[0]  # the other work on the machine, before ours
     max_partials = load_profile("desktop").stand.max_partials
     results: dict[str, Any] = {
         "date": datetime.date.today().isoformat(),
@@ -225,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         + shlex.join(argv if argv is not None else sys.argv[1:]),
         "games": args.games,
         "burst_games": args.burst_games,
+        "classic_games": args.classic_games,
+        "classic_burst_games": args.classic_burst_games,
         "max_partials": max_partials,
         "table_pace": {
             "touch_gap_s": list(games.TOUCH_GAP),
@@ -252,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     results["earlier"] = earlier(args.tiny)
     results["goals"] = report.goals(results)
     results["seconds"] = round(time.monotonic() - started, 1)
+    results["load_average"] = {"start": load_at_start, "end": os.getloadavg()[0]}
     args.json.write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
     args.markdown.write_text(report.markdown(results))
     print(f"bench: {args.markdown} and {args.json} in {results['seconds']} s", file=sys.stderr)
