@@ -8,6 +8,9 @@ emulated hardware and a script is played on it (`EmulatedScript`): each
 `press` and `touch` line goes through the real drivers and is taken before the
 next line.
 
+`attach` is the input half of `keystand run`'s builder: the plan's simulator page,
+keyboard, keys, grid and script, added to the service in that order.
+
 The grid's orientation (how the mat lies on the table: quarter turns, and the
 mirror the profile gives) is `<state dir>/grid.json`, written when seat A's
 top-left word is touched in the menu's "Calibrate grid".
@@ -18,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,9 +34,14 @@ from .cliutil import UsageError
 from .store import atomic_write
 
 if TYPE_CHECKING:
+    from PIL.Image import Image
+
     from .profile import Profile
+    from .run_plan import Plan
     from .service import Service
     from .stand import Stand
+
+    Decoded = Callable[[str, int], Image]  # an emulated panel's picture: seat, rotation
 
 log = logging.getLogger(__name__)
 
@@ -175,3 +184,106 @@ def build(
         stand.on_calibrated = calibrated
     inputs.drivers = [d for d in (inputs.keys, inputs.grid) if d is not None]
     return inputs
+
+
+@dataclass
+class Attached:
+    """What `attach` added that the run still needs: the page (its address is
+    printed) and the keys and grid (their emulated hardware is closed at the end)."""
+
+    page: InputDriver | None
+    wired: Inputs
+
+
+def attach(
+    service: Service,
+    stand: Stand,
+    plan: Plan,
+    *,
+    say: Callable[[str], None],
+    finished: Callable[[], None],
+    pins: Any = None,
+    decoded: Decoded | None = None,
+) -> Attached:
+    """The plan's inputs, added to the service. A script that nobody plays beside
+    calls `finished` once the loop has handled its last line, and so does a run
+    with no input at all; under `--emulate` pass the emulation's `pins` and what
+    each panel's controller `decoded` (the page shows that)."""
+    page = None
+    if plan.page is not None:
+        page = factory.make_input(
+            "simulator",
+            screens=lambda: _frames(service),
+            png=lambda seat: _png(service, seat, decoded),
+            status=lambda: _status(service),
+            host=plan.page.host,
+            port=plan.page.port,
+        )
+        service.add_input(page)
+    if plan.keyboard:
+        service.add_input(factory.make_input("keyboard", complain=say))
+    emulate = plan.emulate
+    wired = build(
+        plan.profile,
+        stand,
+        plan.state_dir,
+        pins=pins,
+        emulate=emulate.folder if emulate else None,
+        noise=emulate is not None and emulate.noise,
+    )
+    for driver in wired.drivers:
+        service.add_input(driver)
+    if plan.steps is not None:
+        on_done = None if plan.interactive else lambda: service.submit_then(finished)
+        service.add_input(wired.script(plan.steps, service, on_done=on_done))
+    elif not plan.interactive and not wired.drivers:
+        say("keystand: no input to run (the profile has no simulator or keyboard)")
+        finished()
+    return Attached(page, wired)
+
+
+def _status(service: Service) -> dict[str, Any]:
+    snap = service.snapshot  # one immutable object: read from the page's threads
+    return {
+        **snap.public,
+        "service": snap.phase.value,
+        "error": snap.error,
+        "health": [
+            {"source": h.source, "health": h.health.value, "detail": h.detail} for h in snap.health
+        ],
+    }
+
+
+def _frames(service: Service) -> dict[str, Any]:
+    from keystand.drivers.inputs.simulator import ScreenFrame
+
+    out = {}
+    for seat, panel in service.panels.items():
+        refreshing = panel.refreshing
+        kind = refreshing or panel.last_refresh
+        out[seat.value] = ScreenFrame(
+            number=panel.frames_shown,
+            busy=refreshing is not None,
+            refresh=kind.value if kind is not None else None,
+            model=panel.model.name,
+        )
+    return out
+
+
+def _png(service: Service, seat_name: str, decoded: Decoded | None) -> bytes | None:
+    """What seat `seat_name`'s panel shows now, as a PNG (white before its first
+    frame); with `--emulate`, what its emulated controller decoded."""
+    from io import BytesIO
+
+    from . import screens
+
+    panel = next((p for s, p in service.panels.items() if s.value == seat_name), None)
+    if panel is None:
+        return None
+    if decoded is not None:
+        image = decoded(seat_name, panel.rotation)
+    else:
+        image = panel.shown or screens.starting(panel)
+    buf = BytesIO()
+    image.save(buf, "PNG")
+    return buf.getvalue()

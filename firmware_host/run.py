@@ -5,6 +5,10 @@ Off a Pi the `desktop` profile runs simulated panels and the simulator page on
 script is done and both screens show its result, which is how the power-cut
 tests drive it. Drivers come from `keystand.drivers.factory` by the profile's
 names; this module names no driver class.
+
+A run is three steps: the plan (`run_plan.make`: the arguments, the settings
+file and the profile, checked), the build (`build`: the panels, the stand, the
+service and, through `inputs_setup.attach`, the inputs), and `serve`.
 """
 
 from __future__ import annotations
@@ -17,29 +21,26 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cliutil import (
-    HardwareError,
-    UsageError,
-    add_card_source,
-    load_card,
-    path_arg,
-    read_bytes,
-)
+from . import games, run_plan
+from .cliutil import HardwareError, UsageError, add_card_source, path_arg
 from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from keystand.drivers.display import Panel
+    from keystand.drivers.inputs import InputDriver
 
-    from . import games
+    from .notify import Notifier
     from .profile import Profile
     from .rules import Seat
+    from .run_plan import Plan
     from .service import Service
+    from .stand import Stand
 
 log = logging.getLogger("keystand")
 
@@ -72,7 +73,7 @@ def add_parser(sub: Any) -> None:
     add_card_source(p, required=False)
     p.add_argument(
         "--game",
-        choices=("duet", "classic"),
+        choices=games.NAMES,
         help="the game of the next new game (default: the menu's last choice, else duet); "
         "with --game classic, the card and the script are classic's",
     )
@@ -102,14 +103,11 @@ def add_parser(sub: Any) -> None:
     )
 
 
-EMULATE_FAULTS = {"busy-stuck", "unplugged"}  # per seat; grid:noise is the inputs'
-
-
 class Emulation:
     """`--emulate DIR`: the emulated hardware of each seat's panel, what its
     controller decoded, and the files in DIR."""
 
-    def __init__(self, folder: Path, faults: dict[str, str]) -> None:
+    def __init__(self, folder: Path, faults: Mapping[str, str]) -> None:
         from keystand.drivers import factory
 
         self.folder = folder
@@ -125,21 +123,6 @@ class Emulation:
     def close(self) -> None:
         for hardware in self.hardware.values():
             hardware.close()
-
-
-def _faults(given: list[str]) -> dict[str, str]:
-    faults: dict[str, str] = {}
-    for text in given:
-        where, _, what = text.partition(":")
-        panel_fault = where in ("A", "B") and what in EMULATE_FAULTS
-        if panel_fault or (where == "grid" and what == "noise"):
-            faults[where] = what
-        else:
-            raise UsageError(
-                f"--emulate-fault {text!r}: expected A:busy-stuck, B:busy-stuck, A:unplugged, "
-                "B:unplugged or grid:noise"
-            )
-    return faults
 
 
 def _panels(
@@ -200,95 +183,6 @@ def _panels(
     return panels
 
 
-def _card_for_first_game(
-    card: games.AnyCard | None, new_card: Callable[[], games.AnyCard]
-) -> Callable[[], games.AnyCard]:
-    """The stand's card dealer: `card` for the first new game, then random."""
-    if card is None:
-        return new_card
-    dealt = [card]
-
-    def deal() -> games.AnyCard:
-        return dealt.pop() if dealt else new_card()
-
-    return deal
-
-
-def _game_of(state_dir: Path, asked: str | None, script: bool) -> Any:
-    """The game a run's card and script are read as: `asked` (--game), else the one
-    in play in the state dir, else the menu's last choice, else Duet (read only:
-    nothing is made here). A script for another game than the one in play is
-    refused: its lines would go to the wrong game."""
-    from . import games
-    from .journal import JournalError
-    from .store import Store
-
-    in_play, saved = None, None
-    if state_dir.is_dir():
-        reader = Store.reader(state_dir)
-        try:
-            found = reader.peek()
-            in_play = games.of_state(found[0]) if found else None
-            saved = (reader.load_settings() or {}).get("game")
-        except (JournalError, OSError):
-            pass  # start-up says what is wrong with it
-    if asked is None:
-        return in_play or games.get(saved if saved in games.NAMES else games.DEFAULT)
-    game = games.get(asked)
-    if script and in_play is not None and in_play.name != game.name:
-        raise UsageError(
-            f"a {in_play.name} game is in play in {state_dir}: a --game {game.name} script "
-            f"cannot go to it. Finish it, abandon it (menu > Game), or give another --state-dir"
-        )
-    return game
-
-
-def _refuse_card_if_playing(state_dir: Path) -> None:
-    from .journal import JournalError
-    from .store import Store
-
-    if not state_dir.is_dir():
-        return
-    try:
-        found = Store.reader(state_dir).peek()
-    except JournalError:
-        return  # unreadable: boot keeps it aside and deals the new game on this card
-    if found is not None:
-        raise UsageError(
-            f"a game is in play in {state_dir} (game {found[1]}): --card deals only a new game. "
-            "Finish it, abandon it (menu > New game), or give another --state-dir"
-        )
-
-
-def _check_state_dir(state_dir: Path) -> None:
-    """A directory keystand can write (made if missing), or exit 2 saying why.
-    A disk that fills up later is not this: the stand runs and says "cannot save"."""
-    import tempfile
-
-    where = f"state dir {str(state_dir)!r}"
-    if state_dir.exists() and not state_dir.is_dir():
-        raise UsageError(f"{where} is not a directory")
-    try:
-        state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with tempfile.TemporaryFile(dir=state_dir):
-            pass
-    except OSError as e:
-        raise UsageError(
-            f"{where} cannot be written: {e.strerror or e} (give a writable --state-dir)"
-        ) from e
-    _check_journal(state_dir)
-
-
-def _check_journal(state_dir: Path) -> None:
-    """The journal is a file if it is there: a folder is refused, and a FIFO is
-    refused before anything reads it (a read of one would wait for ever)."""
-    from .store import CURRENT
-
-    journal = state_dir / CURRENT
-    if journal.exists() and not journal.is_file():
-        raise UsageError(f"{str(journal)!r} is not a file: move it away, keystand writes it")
-
-
 def _hardware(error: Exception, hint: str, prefix: str = "") -> KeystandError:
     """A start refused for its hardware, as the exit status systemd reads: a GPIO
     chip or SPI device the machine lacks or refuses is lasting (no restart loop),
@@ -303,78 +197,6 @@ def _hardware(error: Exception, hint: str, prefix: str = "") -> KeystandError:
     if isinstance(error, PanelBusError):  # SPI off, refused, or spidev missing
         return HardwareError(message, lasting=True)
     return UsageError(message)
-
-
-def _check_shown_log(path: Path) -> None:
-    if path.exists() and not path.is_file():
-        raise UsageError(f"--shown-log {str(path)!r} is not a file")
-    if not path.parent.is_dir():
-        raise UsageError(
-            f"--shown-log {str(path)!r}: the folder {str(path.parent)!r} does not exist"
-        )
-
-
-def _check_port(host: str, port: int) -> None:
-    """The page's port is free now, before anything starts (0: any free one)."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the page binds
-        try:
-            probe.bind((host, port))
-        except OSError as e:
-            raise UsageError(
-                f"the simulator page's port {port} on {host}: {e.strerror or e} (is another "
-                "keystand running? stop it, or give --port N, or --port 0 for any free port)"
-            ) from e
-
-
-def _status(service: Service) -> dict[str, Any]:
-    snap = service.snapshot  # one immutable object: read from the page's threads
-    return {
-        **snap.public,
-        "service": snap.phase.value,
-        "error": snap.error,
-        "health": [
-            {"source": h.source, "health": h.health.value, "detail": h.detail} for h in snap.health
-        ],
-    }
-
-
-def _frames(service: Service) -> dict[str, Any]:
-    from keystand.drivers.inputs.simulator import ScreenFrame
-
-    out = {}
-    for seat, panel in service.panels.items():
-        refreshing = panel.refreshing
-        kind = refreshing or panel.last_refresh
-        out[seat.value] = ScreenFrame(
-            number=panel.frames_shown,
-            busy=refreshing is not None,
-            refresh=kind.value if kind is not None else None,
-            model=panel.model.name,
-        )
-    return out
-
-
-def _png(service: Service, seat_name: str, emulation: Emulation | None = None) -> bytes | None:
-    """What seat `seat_name`'s panel shows now, as a PNG (white before its first
-    frame); with `--emulate`, what its emulated controller decoded."""
-    from io import BytesIO
-
-    from . import screens
-
-    panel = next((p for s, p in service.panels.items() if s.value == seat_name), None)
-    if panel is None:
-        return None
-    if emulation is not None:
-        image = emulation.decoded(seat_name, panel.rotation)
-    else:
-        image = panel.shown or screens.starting(panel)
-    buf = BytesIO()
-    image.save(buf, "PNG")
-    return buf.getvalue()
 
 
 def _say(err: TextIO, text: str) -> None:
@@ -488,140 +310,111 @@ class ShownLog:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # The service, Pillow and the drivers load only when the stand runs.
-    from keystand.drivers import factory
-    from keystand.drivers.inputs import InputError
-
-    from . import config as configs
-    from . import profile as profiles
-    from . import rules, screens
-    from .inputs_setup import build as build_inputs
-    from .notify import Heartbeat, Notifier, watchdog_interval
-    from .panel_worker import RefreshPolicy
-    from .service import Service
-    from .stand import Settings, Stand
-    from .store import Store
-
     logging.basicConfig(
         level=logging.INFO, format="keystand: %(levelname)s %(message)s", stream=err
     )
-    settings_file = configs.load(configs.find(args.config))
-    profile_name = args.profile or settings_file.get("service", "profile") or "desktop"
-    profile = profiles.load(profile_name)
-    if args.speed is not None and not 0 <= args.speed <= 10:
-        raise UsageError(f"--speed {args.speed}: expected 0..10 (1 real time, 0 no waiting)")
-    if args.port is not None and not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
-    state_dir: Path = args.state_dir or default_state_dir()
-    _check_journal(state_dir)  # before anything reads it
-    game = _game_of(state_dir, args.game, bool(args.script))  # the card's and script's
-    card = load_card(args, sys.stdin, game)
-    steps = None
-    if args.script:
-        data = read_bytes(args.script, "script", sys.stdin)
-        steps = game.input_script(data, source="stdin" if args.script == "-" else args.script)
-    if card is not None:
-        _refuse_card_if_playing(state_dir)
-    if args.shown_log:
-        _check_shown_log(args.shown_log)
-    use_page = "simulator" in profile.input.kinds and not args.no_page
-    use_page = use_page and not (steps and args.port is None)
-    port = profile.input.port if args.port is None else args.port
-    host = "127.0.0.1" if profile.input.host == "localhost" else profile.input.host
-    if use_page:
-        _check_port(host, port)
-    _check_state_dir(state_dir)  # the last check: it makes the dir
-    emulation = None
-    if args.emulate is not None:
-        if profile.stand.driver == "sim":
-            raise UsageError(
-                f"--emulate runs a Pi profile's real drivers; profile {profile.name!r} has "
-                "simulated panels (try --profile minimal)"
-            )
-        try:
-            args.emulate.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"--emulate {str(args.emulate)!r}: {e.strerror or e}") from e
-        emulation = Emulation(args.emulate, _faults(args.emulate_fault))
-    elif args.emulate_fault:
-        raise UsageError("--emulate-fault needs --emulate DIR")
+    plan = run_plan.make(args, sys.stdin)
+    return serve(plan, build(plan, err), out, err)
+
+
+@dataclass
+class Built:
+    """What a plan is made into: the drivers, the stand and the service, not started."""
+
+    panels: dict[Seat, Panel]
+    emulation: Emulation | None
+    stand: Stand
+    service: Service
+    page: InputDriver | None  # the simulator page (its address is printed)
+    shown_log: ShownLog | None
+    notifier: Notifier
+    ping: float | None  # the watchdog's interval (None: no watchdog)
+    done: threading.Event  # set by a stop signal, a script's end, or nothing to run
+
+
+def build(plan: Plan, err: TextIO) -> Built:
+    """The panels, the stand, the service and its inputs the plan asks for (the
+    service, Pillow and the drivers load only here, when the stand runs)."""
+    from keystand.drivers import factory
     from keystand.drivers.display import PanelError
 
-    try:
-        panels = _panels(profile, args.speed, emulation, state_dir)
-    except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
-        raise _hardware(e, f"(keystand doctor --profile {profile_name} says what to fix)") from e
-    stand = Stand(
-        Store(state_dir),
-        settings=Settings(
-            undo_window=profile.stand.undo_window,
-            reveal_delay=profile.stand.reveal_delay,
-            lang=settings_file.get("game", "languages") or (profile.stand.lang,) * 2,
-            mission=rules.Mission.parse(settings_file.get("game", "mission") or "9-9"),
-        ),
-        new_card=_card_for_first_game(card, game.generate),
+    from .inputs_setup import attach
+    from .notify import Notifier, watchdog_interval
+    from .stand import Settings, Stand
+    from .store import Store
+
+    emulation = (
+        None if plan.emulate is None else Emulation(plan.emulate.folder, plan.emulate.faults)
     )
-    shown_log = ShownLog(args.shown_log) if args.shown_log else None
+    try:
+        panels = _panels(plan.profile, plan.speed, emulation, plan.state_dir)
+    except (PanelError, factory.DriverError) as e:  # no GPIO, no SPI, no vendor package
+        hint = f"(keystand doctor --profile {plan.profile_name} says what to fix)"
+        raise _hardware(e, hint) from e
+    stand = Stand(
+        Store(plan.state_dir),
+        settings=Settings(
+            undo_window=plan.profile.stand.undo_window,
+            reveal_delay=plan.profile.stand.reveal_delay,
+            lang=plan.lang,
+            mission=plan.mission,
+        ),
+        new_card=plan.new_card(),
+    )
+    shown_log = ShownLog(plan.shown_log) if plan.shown_log else None
     # Under systemd (Type=notify): READY, a STATUS line, WATCHDOG from the loop.
     notifier = Notifier.from_env()
     ping = watchdog_interval()
-    max_partials = settings_file.get("refresh", "max_partials")
-    max_partials = profile.stand.max_partials if max_partials is None else max_partials
+    service = _service(plan, stand, panels, shown_log, notifier, ping)
+    done = threading.Event()
+    attached = attach(
+        service,
+        stand,
+        plan,
+        say=lambda text: _say(err, text),
+        finished=done.set,
+        pins=emulation.pins if emulation else None,
+        decoded=emulation.decoded if emulation else None,
+    )
+    if emulation is not None and attached.wired.hardware is not None:
+        emulation.hardware["grid"] = attached.wired.hardware  # closed with the panels' hardware
+    return Built(panels, emulation, stand, service, attached.page, shown_log, notifier, ping, done)
+
+
+def _service(
+    plan: Plan,
+    stand: Stand,
+    panels: dict[Seat, Panel],
+    shown_log: ShownLog | None,
+    notifier: Notifier,
+    ping: float | None,
+) -> Service:
+    from . import screens
+    from .notify import Heartbeat
+    from .panel_worker import RefreshPolicy
+    from .service import Service
+
     service = Service(
         stand,
         panels,
         render=screens.render,
         blank=screens.blank,
         describe=screens.public,
-        policy=lambda: RefreshPolicy(max_partials=max_partials),
-        idle_sleep=settings_file.get("refresh", "idle_sleep") or profile.stand.idle_sleep,
+        policy=lambda: RefreshPolicy(max_partials=plan.max_partials),
+        idle_sleep=plan.idle_sleep,
         tick=0.5 if ping is None else min(0.5, ping / 4),
         on_shown=shown_log,
         heartbeat=Heartbeat(notifier, ping, status=lambda: _status_line(service)),
     )
+    return service
 
-    done = threading.Event()
-    kinds = profile.input.kinds
-    page = None
-    interactive = False
-    if use_page:
-        page = factory.make_input(
-            "simulator",
-            screens=lambda: _frames(service),
-            png=lambda seat: _png(service, seat, emulation),
-            status=lambda: _status(service),
-            host=host,
-            port=port,
-        )
-        service.add_input(page)
-        interactive = True
-    if "keyboard" in kinds and not steps:
-        service.add_input(factory.make_input("keyboard", complain=lambda m: _say(err, m)))
-        interactive = True
-    wired = build_inputs(
-        profile,
-        stand,
-        state_dir,
-        pins=emulation.pins if emulation else None,
-        emulate=emulation.folder if emulation else None,
-        noise=emulation is not None and emulation.faults.get("grid") == "noise",
-    )
-    if emulation is not None and wired.hardware is not None:
-        emulation.hardware["grid"] = wired.hardware  # closed with the panels' hardware
-    for driver in wired.drivers:
-        service.add_input(driver)
-    if steps is not None:
-        service.add_input(
-            wired.script(
-                steps,
-                service,
-                on_done=None if interactive else lambda: service.submit_then(done.set),
-            )
-        )
-    elif not interactive and not wired.drivers:
-        print("keystand: no input to run (the profile has no simulator or keyboard)", file=err)
-        done.set()
 
+def serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
+    """Start the inputs, boot the stand, run until a stop signal (or the script's
+    end), then stop: the screens blanked to the neutral picture."""
+    from keystand.drivers.inputs import InputError
+
+    service, stand = built.service, built.stand
     # The inputs claim their pins, buses and port before the stand deals or
     # resumes a game: a start refused here has written nothing.
     try:
@@ -629,8 +422,8 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as e:  # the page's port is taken
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
     except InputError as e:  # a key's pin or the I2C bus cannot be had
-        raise _hardware(e, "", prefix=f"profile {profile.name!r}: ") from e
-    resumed = stand.boot(args.game or (game.name if card is not None else None))
+        raise _hardware(e, "", prefix=f"profile {plan.profile.name!r}: ") from e
+    resumed = stand.boot(plan.boot_game)
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
     for skipped in resumed.skipped if resumed else ():
@@ -639,22 +432,27 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
     # SIGHUP: the terminal of a foreground run has closed (an SSH session, `make sim`).
     for stop_signal in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(stop_signal, lambda *_: done.set())
+        signal.signal(stop_signal, lambda *_: built.done.set())
     service.start(stop_timeout=STOP_TIMEOUT)
-    if page is not None:
-        print(
-            f"keystand: the simulator page is at {getattr(page, 'url', '?')}", file=out, flush=True
-        )
-    notifier.ready(f"ready: profile {profile.name}")
-    while not done.wait(0.5) and not service.stopped:
+    if built.page is not None:
+        url = getattr(built.page, "url", "?")
+        print(f"keystand: the simulator page is at {url}", file=out, flush=True)
+    built.notifier.ready(f"ready: profile {plan.profile.name}")
+    while not built.done.wait(0.5) and not service.stopped:
         pass
+    _stop(built, err)
+    return 0
+
+
+def _stop(built: Built, err: TextIO) -> None:
+    service, notifier = built.service, built.notifier
     _say(err, "keystand: stopping: blanking the screens...")
     notifier.stopping("stopping: blanking the screens")
-    clean = _shutdown(service, notifier, ping)
-    if shown_log is not None:
-        shown_log.close()
-    if emulation is not None:
-        _report_emulation(emulation, panels, err)
+    clean = _shutdown(service, notifier, built.ping)
+    if built.shown_log is not None:
+        built.shown_log.close()
+    if built.emulation is not None:
+        _report_emulation(built.emulation, built.panels, err)
     if clean and not service.unblanked:
         _say(err, "keystand: stopped; both screens show the neutral picture")
         notifier.status("stopped: both screens show the neutral picture")
@@ -665,7 +463,6 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"keystand: stopped, but {which} did not show the neutral picture: it may still "
             "show the key (check its cable, then start and stop the stand again)",
         )
-    return 0
 
 
-__all__ = ["add_parser", "run"]
+__all__ = ["Built", "Emulation", "ShownLog", "add_parser", "build", "run", "serve"]

@@ -1,9 +1,12 @@
 """docs/design.md's import table, as `make test` enforces it: import-linter's contracts
 in pyproject.toml cover every module keystand has, and a forbidden import in a
-scratch copy of the checkout makes the check fail, naming the import."""
+scratch copy of the checkout makes the check fail, naming the import. The host's
+layers (cli -> run -> inputs setup -> service/screens -> stand -> store -> games ->
+views -> rules) hold each of its modules, and no host module imports a game's own."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +27,48 @@ def keystand_modules() -> set[str]:
     names |= {f"keystand.{p.parent.name}" for p in (ROOT / "firmware_host").glob("*/__init__.py")}
     names |= {name for name in CONFIG["tool"]["setuptools"]["package-dir"] if name.count(".") == 1}
     return names - {"keystand.__init__", "keystand.__main__"}
+
+
+def host_modules() -> set[str]:
+    """Every module of the host (firmware_host/), packages and their modules alike."""
+    names = set()
+    for path in (ROOT / "firmware_host").rglob("*.py"):
+        parts = path.relative_to(ROOT / "firmware_host").with_suffix("").parts
+        names.add(".".join(("keystand", *(parts[:-1] if parts[-1] == "__init__" else parts))))
+    return names
+
+
+def layered() -> list[str]:
+    """The modules the layers contract names, each as often as it is named."""
+    contract = CONTRACTS["layers"]
+    assert contract["containers"] == ["keystand"]
+    return [
+        f"keystand.{name.strip()}"
+        for layer in contract["layers"]
+        for name in re.split(r"[|:]", layer)
+    ]
+
+
+def test_every_host_module_is_in_one_layer() -> None:
+    """A module added to the host fails here, by name, until it is given a layer
+    (and import-linter's `exhaustive` says so too)."""
+    assert CONTRACTS["layers"]["exhaustive"] is True
+    top = {name for name in host_modules() if name.count(".") == 1}
+    names = layered()
+    assert not top - set(names), f"host modules in no layer: {sorted(top - set(names))}"
+    assert not set(names) - top, f"layers naming no module: {sorted(set(names) - top)}"
+    twice = sorted({name for name in names if names.count(name) > 1})
+    assert not twice, f"modules in two layers: {twice}"
+
+
+def test_the_game_contract_names_every_host_module() -> None:
+    """Each host module is either a game's own (forbidden) or watched (a source)."""
+    contract = CONTRACTS["no-game-modules"]
+    assert contract["as_packages"] is False  # a package's own module, not its children
+    sources, own = set(contract["source_modules"]), set(contract["forbidden_modules"])
+    assert not sources & own, f"both a source and a game's own: {sorted(sources & own)}"
+    missing = host_modules() - sources - own
+    assert not missing, f"host modules the game contract does not watch: {sorted(missing)}"
 
 
 @pytest.mark.parametrize(
@@ -80,6 +125,25 @@ def test_a_forbidden_import_in_a_scratch_copy_fails_the_check(tmp_path: Path) ->
     assert "layouts/ imports nothing of keystand proper, nor drivers/, nor hardware BROKEN" in out
     assert "keystand.layouts.text -> keystand.drivers" in out
     assert "drivers/ imports nothing of keystand proper, nor layouts/ KEPT" in out
+
+
+def test_a_layer_or_game_breach_in_a_scratch_copy_fails_the_check(tmp_path: Path) -> None:
+    """An import up the layers, a module in no layer, and a host module importing
+    a game's own each fail the check, named."""
+    copy = scratch(tmp_path)
+    (copy / "firmware_host" / "extra.py").write_text('"""A module nobody placed."""\n')
+    journal = copy / "firmware_host" / "journal.py"
+    journal.write_text(journal.read_text() + "\nfrom keystand import profile  # noqa\n")
+    stand = copy / "firmware_host" / "stand.py"
+    stand.write_text(stand.read_text() + "\nfrom keystand.rules import classic_events  # noqa\n")
+    broken = lint_imports(copy)
+    out = broken.stdout + broken.stderr
+    assert broken.returncode != 0
+    assert "host layers: each imports only the layers below it BROKEN" in out
+    assert "keystand.journal is not allowed to import keystand.profile" in out
+    assert "not listed as layers:\n\n- keystand.extra\n" in out
+    assert "the host imports no game's own modules BROKEN" in out
+    assert "keystand.stand -> keystand.rules.classic_events" in out
 
 
 def test_an_import_cycle_in_a_scratch_copy_fails_the_check(tmp_path: Path) -> None:
