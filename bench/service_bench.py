@@ -19,9 +19,10 @@ import threading
 import time
 from pathlib import Path
 
-from keystand import layouts, screens, views
+from keystand import layouts, screens
 from keystand.drivers.display import TIMINGS, SimPanel
 from keystand.drivers.inputs import Act, Touch
+from keystand.games.duet import views
 from keystand.rules import Clue, Duet, Pass, Seat, generate
 from keystand.rules import Touch as RTouch
 from keystand.service import Service

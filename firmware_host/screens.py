@@ -13,7 +13,7 @@ from PIL import Image
 
 from keystand.drivers.display import Panel
 
-from . import games, layouts, views
+from . import games, layouts
 from .rules import Seat
 from .stand import Item, Stand
 
@@ -28,7 +28,7 @@ def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     if seat in stand.menus:
         view = menu_view(stand, seat)
     elif stand.state is None:  # no game: the disk refused to save a new one, or idle
-        view = views.neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
+        view = neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
     else:
         view = stand.game.view(stand.state, seat, context(stand, seat))
     return layouts.render(view, spec(panel), lang)
@@ -68,13 +68,12 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         if item is Item.CALIBRATE:
             lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
         elif item is Item.MISSION:
-            label = views.mission_label(s.mission)
             game = stand.state
             waits = stand.playing and getattr(game, "mission", s.mission) != s.mission
             lines.append(
                 layouts.MenuLine(
                     entry,
-                    mission=(label.name, label.numbers),
+                    mission=(s.mission.name, str(s.mission)),
                     label_key="mission_next" if waits else None,
                 )
             )
@@ -124,14 +123,12 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
 
 def starting(panel: Panel, lang: str = "en") -> Image.Image:
     """The picture for a panel with nothing on it yet while the stand starts."""
-    return layouts.render(views.neutral(layouts.Neutral.STARTING), spec(panel), lang)
+    return layouts.render(neutral(layouts.Neutral.STARTING), spec(panel), lang)
 
 
 def blank(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
     """The picture left on a panel when the service stops: no key, no game."""
-    return layouts.render(
-        views.neutral(layouts.Neutral.OFF), spec(panel), stand.settings.lang_of(seat)
-    )
+    return layouts.render(neutral(layouts.Neutral.OFF), spec(panel), stand.settings.lang_of(seat))
 
 
 def public(stand: Stand) -> dict[str, Any]:
@@ -147,3 +144,8 @@ def public(stand: Stand) -> dict[str, Any]:
         # The seats whose panel fails (public: anyone at the table sees it stuck).
         "panel_failed": sorted(seat.value for seat in stand.panel_faults),
     }
+
+
+def neutral(kind: layouts.Neutral) -> layouts.NeutralView:
+    """The picture with no key: idle, starting, switched off, or the disk full."""
+    return layouts.NeutralView(kind)

@@ -1,5 +1,5 @@
 """The classic screens (keystand.layouts.classic) and their secrecy boundary
-(keystand.classic_views).
+(keystand.games.classic.views).
 
 Derived from DESIGN.md "Secrecy" and rules/NOTES.md "Classic Codenames": the
 spymasters' screen shows the key; the operatives' screen is a function of the
@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
-from keystand import classic_views
+from keystand.games.classic import views as classic_views
 from keystand.layouts import (
     MODELS,
     ClassicLast,

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from keystand import classic_views, games, layouts, screens
+from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games.classic import views as classic_views
 from keystand.layouts.classic_view import ClassicLastKind
 from keystand.rules import EventError, Seat
 from keystand.rules.classic import Classic, Phase, RejectReason, Result

@@ -160,7 +160,8 @@ def test_card_new_for_classic() -> None:
 
 @pytest.mark.parametrize("seat", ["spymasters", "operatives"])
 def test_render_for_classic(tmp_path: Path, seat: str) -> None:
-    from keystand import classic_views, layouts
+    from keystand import layouts
+    from keystand.games.classic import views as classic_views
     from keystand.rules.classic import Classic
     from keystand.rules.classic_events import parse_event
 

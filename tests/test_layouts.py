@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from keystand import views
+from keystand.games.duet import views
 from keystand.layouts import (
     MODELS,
     End,
@@ -800,7 +800,7 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
     if portrait:
         spec = panel(model, 0 if spec.rotation else 90)
     if name in NEUTRALS:
-        return render(views.neutral(NEUTRALS[name]), spec, lang)
+        return render(NeutralView(NEUTRALS[name]), spec, lang)
     if name in MENUS:
         return render(MENUS[name], spec, lang)
     failed = name in PANEL_FAILED

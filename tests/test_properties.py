@@ -39,6 +39,7 @@ from hypothesis import HealthCheck, event, given, settings, target
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from keystand.games.duet.summary import state_json
 from keystand.rules import (
     NAMED,
     Card,
@@ -61,7 +62,6 @@ from keystand.rules import (
     Undo,
 )
 from keystand.rules.cardcode import CARD_COUNT, generate, unrank
-from keystand.summary import state_json
 
 CELLS = range(25)
 ALL_EVENTS: tuple[Event, ...] = (

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from keystand import views
 from keystand.cli import main
+from keystand.games.duet import views
 from keystand.layouts import MODELS, panel, render
 from keystand.rules import Card, Duet, Mission, Seat
 from keystand.script import parse_script

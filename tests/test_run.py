@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from keystand import screens, views
+from keystand import screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games.duet import views
 from keystand.journal import Journal
 from keystand.rules import Card, Seat, Status, generate
 from keystand.service import Service
@@ -152,7 +153,7 @@ def test_a_state_dir_that_refuses_writes_still_runs_and_says_it_cannot_save(
         assert service.drain(30)
         for seat, panel in panels.items():
             want = screens.layouts.render(
-                views.neutral(screens.layouts.Neutral.CANNOT_SAVE), screens.spec(panel), "en"
+                screens.neutral(screens.layouts.Neutral.CANNOT_SAVE), screens.spec(panel), "en"
             ).convert("1")
             assert panel.shown.tobytes() == want.tobytes(), f"seat {seat.value}"
         service.submit(Press("A", KeyName.CLUE))  # still full: nothing dealt

@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from keystand import classic_views, games, layouts, screens, views
+from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games.classic import views as classic_views
+from keystand.games.duet import views
 from keystand.layouts.menu import layout as menu_layout
 from keystand.rules import Key, Seat, Status, generate
 from keystand.rules.classic_card import ClassicCard, ClassicKey

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from keystand import layouts, rules, screens, views
+from keystand import layouts, rules, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games.duet import views
 from keystand.journal import JournalError, encode
 from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
 from keystand.stand import REFUSAL_SHOWN, Item, Menu, Settings, Stand

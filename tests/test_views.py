@@ -1,4 +1,4 @@
-"""keystand.views: the secrecy boundary between a game and one seat's screen.
+"""keystand.games.duet.views: the secrecy boundary between a game and one seat's screen.
 
 Derived from docs/design.md "Secrecy" (a seat's screen is a function of its own side,
 the public record and the announcements the rules allow) and rules/NOTES.md
@@ -24,12 +24,14 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
-from keystand import views
+from keystand.games.duet import views
 from keystand.layouts import (
     MODELS,
     Ending,
     LastKind,
     Mark,
+    Neutral,
+    NeutralView,
     SeatId,
     SeatView,
     Stage,
@@ -371,7 +373,7 @@ def test_every_result_phase_and_reason_has_a_view():
 
 
 def test_the_neutral_picture_is_not_a_seat_view():
-    v = views.neutral()
+    v = NeutralView(Neutral.IDLE)
     assert not isinstance(v, SeatView)
     assert render_with_boxes(v, panel("epd2in9_V2"))[1] == {}
 

@@ -24,7 +24,7 @@ The spymasters' view adds the key, in table order, and shows every refusal.
 
 from __future__ import annotations
 
-from .layouts import (
+from ...layouts import (
     ClassicLast,
     ClassicLastKind,
     ClassicPublic,
@@ -35,10 +35,10 @@ from .layouts import (
     Team,
     Win,
 )
-from .rules.classic import Classic, Outcome, Phase, Reason, Rejection, RejectReason, Result
-from .rules.classic_card import ClassicKey
-from .rules.classic_card import Team as RulesTeam
-from .rules.classic_events import Penalty, Touch
+from ...rules.classic import Classic, Outcome, Phase, Reason, Rejection, RejectReason, Result
+from ...rules.classic_card import ClassicKey
+from ...rules.classic_card import Team as RulesTeam
+from ...rules.classic_events import Penalty, Touch
 
 _TEAM = {RulesTeam.RED: Team.RED, RulesTeam.BLUE: Team.BLUE}
 _COLOUR = {

@@ -19,22 +19,20 @@ screens of seat A and seat B of mirrored games are the same picture, turned.
 
 from __future__ import annotations
 
-from .layouts import (
+from ...layouts import (
     End,
     Ending,
     Last,
     LastKind,
     Mark,
     MissionLabel,
-    Neutral,
-    NeutralView,
     Repaired,
     SeatId,
     SeatView,
     Stage,
     Who,
 )
-from .rules import (
+from ...rules import (
     Clue,
     Duet,
     Key,
@@ -171,8 +169,3 @@ def _last(last: Outcome | Rejection | None, seat: Seat) -> Last | None:
         undone=_UNDONE.get(type(last.undone)) if last.undone is not None else None,
         announced=bool(last.announced),
     )
-
-
-def neutral(kind: Neutral = Neutral.IDLE) -> NeutralView:
-    """The picture with no key: idle, the menu, the stand switched off."""
-    return NeutralView(kind)

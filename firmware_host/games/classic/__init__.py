@@ -1,5 +1,5 @@
 """Classic Codenames behind the games seam: the rules of `keystand.rules.classic`,
-the screens of `keystand.classic_views`.
+the screens of `keystand.games.classic.views`.
 
 On the stand the two screens take the two roles (docs/classic-screens.md): seat
 A's panel faces the spymasters and shows the key, seat B's faces the operatives
@@ -20,12 +20,12 @@ from typing import Any
 
 from keystand.drivers.inputs import parse_line
 
-from ..rules import EventError, Seat
-from ..rules import classic as rules
-from ..rules.card import SIZE
-from ..rules.classic_card import ClassicCard
-from ..rules.classic_code import generate
-from ..rules.classic_events import (
+from ...rules import EventError, Seat
+from ...rules import classic as rules
+from ...rules.card import SIZE
+from ...rules.classic_card import ClassicCard
+from ...rules.classic_code import generate
+from ...rules.classic_events import (
     Clue,
     Event,
     Pass,
@@ -35,8 +35,8 @@ from ..rules.classic_events import (
     Undo,
     parse_event,
 )
-from ..script import ScriptError
-from . import Context, Options, Played, Step, script_bodies
+from ...script import ScriptError
+from .. import Context, Options, Played, Step, script_bodies
 
 SPYMASTERS = Seat.A  # the seat whose panel faces the spymasters
 OPERATIVES = Seat.B
@@ -185,7 +185,7 @@ class ClassicGame:
         return Timeout(state.team)
 
     def timer_step(self, seconds: int) -> int:
-        from ..layouts.classic import timer_shown  # the screens' own steps
+        from ...layouts.classic import timer_shown  # the screens' own steps
 
         return timer_shown(seconds)
 
@@ -219,7 +219,7 @@ class ClassicGame:
         return "\n".join(rows)
 
     def view(self, state: rules.Classic, seat: Seat, context: Context) -> Any:
-        from .. import classic_views
+        from . import views as classic_views
 
         build = classic_views.spymasters if seat is SPYMASTERS else classic_views.operatives
         return build(

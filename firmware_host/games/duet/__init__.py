@@ -15,10 +15,11 @@ from typing import Any
 from keystand.drivers.inputs import parse_script as parse_input_script
 from keystand.drivers.inputs.script import ScriptLineError
 
-from .. import rules, summary
-from ..rules import Card, Duet, Mission, Seat
-from ..script import ScriptError, parse_script
-from . import Context, Options, Step
+from ... import rules
+from ...rules import Card, Duet, Mission, Seat
+from ...script import ScriptError, parse_script
+from .. import Context, Options, Step
+from . import summary
 
 # Bump when a change would replay an old event list to a different state.
 RULES_VERSION = 1
@@ -175,7 +176,8 @@ class DuetGame:
         ]
 
     def view(self, state: Duet, seat: Seat, context: Context) -> Any:
-        from .. import layouts, views
+        from ... import layouts
+        from . import views
 
         return views.for_seat(
             state,

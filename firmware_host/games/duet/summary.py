@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .rules import Duet, Seat
-from .rules.card import SIZE
+from ...rules import Duet, Seat
+from ...rules.card import SIZE
 
 
 def state_json(state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
