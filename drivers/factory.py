@@ -3,7 +3,9 @@
 
 Each entry names its class as "module:Class" and is imported only when asked for,
 so a desktop run never imports a hardware library, and the host never names a
-concrete driver class. A driver added later is one line here, plus its module.
+concrete driver class. A driver added later is its module and one entry here,
+plus its name among a profile's allowed values and its options where the run
+builds drivers (docs/drivers.md, "Adding a driver").
 """
 
 from __future__ import annotations

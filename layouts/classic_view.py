@@ -1,7 +1,7 @@
 """What the two classic Codenames screens may show, as plain values.
 
 Classic is played by two teams, red and blue; both spymasters sit on one side
-of the table and all operatives opposite (rules/NOTES.md "Classic Codenames").
+of the table and all operatives opposite (docs/classic-rules.md).
 The stand's two screens take those two roles:
 
 - `SpymastersView`: the key card (every word's colour, in table order as the

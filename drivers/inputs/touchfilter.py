@@ -34,7 +34,7 @@ Times are seconds from `clock` (or the `at` the caller passes); nothing here
 sleeps, so a test feeds samples with made-up times.
 
 Coordinates: a grid names its cells (row, col) as wired; the table names them
-as seat A sees the cards, row 0 farthest from seat A (DESIGN.md). `Orientation`
+as seat A sees the cards, row 0 farthest from seat A (docs/design.md). `Orientation`
 maps one to the other.
 """
 

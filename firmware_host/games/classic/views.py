@@ -1,7 +1,7 @@
 """The classic secrecy boundary: a classic game state -> what each screen may show.
 
-Classic Codenames has one key card and two roles at the table (rules/NOTES.md
-"Classic Codenames"): the spymasters see the key, the operatives only what the
+Classic Codenames has one key card and two roles at the table
+(docs/classic-rules.md): the spymasters see the key, the operatives only what the
 table knows. `spymasters(state)` and `operatives(state)` are the only code that
 looks at a classic state on behalf of a screen.
 
