@@ -16,13 +16,15 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .cliutil import UsageError, load_card, read_bytes
 from .store import default_state_dir
 
 if TYPE_CHECKING:
-    from .games import AnyCard, Game
+    from keystand.drivers.inputs import InputEvent
+
+    from .games import AnyCard, AnyGame, Played
     from .profile import Profile
     from .rules import Mission
 
@@ -56,10 +58,10 @@ class Plan:
     profile: Profile
     profile_name: str  # as given (a name or a path): what `keystand doctor` is told
     state_dir: Path
-    game: Game  # the game the card and the script are read as
+    game: AnyGame  # the game the card and the script are read as
     boot_game: str | None  # the game a new game is dealt of: --game, or the card's
     card: AnyCard | None  # the first new game's card (a card of `game`)
-    steps: list[tuple[int, object]] | None  # the script's lines
+    steps: list[tuple[int, InputEvent | float | Played[Any]]] | None  # the script's lines
     shown_log: Path | None
     speed: float | None  # the panels' pace (None: each panel's own)
     page: Page | None  # serve the simulator page there
@@ -181,7 +183,7 @@ def faults(given: list[str]) -> dict[str, str]:
     return found
 
 
-def game_of(state_dir: Path, asked: str | None, script: bool) -> Game:
+def game_of(state_dir: Path, asked: str | None, script: bool) -> AnyGame:
     """The game a run's card and script are read as: `asked` (--game), else the one
     in play in the state dir, else the menu's last choice, else Duet (read only:
     nothing is made here). A script for another game than the one in play is

@@ -20,14 +20,18 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from keystand.drivers.inputs import InputEvent
 from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
 from ..rules import KeystandError, Mission, Seat
 from ..rules.core import BaseRejection
 from ..rules.mission import STANDARD
 from ..script import ScriptError
+
+if TYPE_CHECKING:  # the screens' types; the layouts (Pillow) load when a screen is drawn
+    from keystand.layouts import AnyView
 
 NAMES = ("duet", "classic")
 DEFAULT = "duet"
@@ -46,6 +50,12 @@ class AnyCard(Protocol):
     def text(self) -> str: ...
     @property
     def code(self) -> str: ...
+
+
+CardT = TypeVar("CardT", bound=AnyCard)
+StateT = TypeVar("StateT")
+EventT = TypeVar("EventT")
+OutcomeT = TypeVar("OutcomeT", covariant=True)  # only ever given back
 
 
 @dataclass(frozen=True)
@@ -73,31 +83,34 @@ class Context:
     penalty_pending: bool = False
     timer: int | None = None  # seconds left on the turn timer (None: no timer)
     cursor: int | None = None  # buttons only: the word this seat's own cursor is on
-    next_mission: Any = None  # the mission chosen for the next game (a game that has them)
+    next_mission: Mission | None = None  # the next game's mission (a game that has them)
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[EventT]):
     """One game event of a script and the line it stands on (1-based)."""
 
     line: int
-    event: Any
+    event: EventT
 
 
 @dataclass(frozen=True)
-class Played:
+class Played(Generic[EventT]):
     """A game event named directly in its own text (a script line of `keystand run`
     for a game whose words the input drivers do not know): the stand applies it
     as it is."""
 
-    event: Any
+    event: EventT
 
     def __str__(self) -> str:
         return str(self.event)
 
 
-class Game(Protocol):
-    """What the stand, the store, the screens and the CLI need of one game."""
+class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
+    """What the stand, the store, the screens and the CLI need of one game: its
+    card, state, event and outcome types are its own (Duet's is a
+    `Game[Card, Duet, Event, Outcome]`); the host holds whichever game is in
+    play (`AnyGame`) and passes back to it only what it gave."""
 
     name: str
     rules_version: int
@@ -111,60 +124,62 @@ class Game(Protocol):
         """A seat by the name `render --seat` takes; ValueError names the seats."""
         ...
 
-    def parse_card(self, text: str) -> AnyCard: ...
-    def card_from_code(self, code: str) -> AnyCard: ...
-    def generate(self, seed: int | None = None) -> AnyCard: ...
+    def parse_card(self, text: str) -> CardT: ...
+    def card_from_code(self, code: str) -> CardT: ...
+    def generate(self, seed: int | None = None) -> CardT: ...
     def owns(self, thing: object) -> bool:
         """Whether `thing` is this game's card or state."""
         ...
 
-    def start(self, card: Any, options: Options | None = None) -> Any: ...
-    def parse_event(self, text: str) -> Any: ...
-    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]: ...
-    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+    def start(self, card: CardT, options: Options | None = None) -> StateT: ...
+    def parse_event(self, text: str) -> EventT: ...
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step[EventT]]: ...
+    def input_script(
+        self, data: bytes | str, *, source: str = "script"
+    ) -> list[tuple[int, InputEvent | float | Played[EventT]]]:
         """`keystand run --script`: (line, input event, seconds to wait or Played)
         for each line; the first malformed line raises ScriptError."""
         ...
 
-    def start_record(self, state: Any) -> dict[str, Any]: ...
-    def from_start_record(self, head: dict[str, Any]) -> Any: ...
-    def playing(self, state: Any) -> bool: ...
-    def options_of(self, state: Any) -> Options | None:
+    def start_record(self, state: StateT) -> dict[str, Any]: ...
+    def from_start_record(self, head: dict[str, Any]) -> StateT: ...
+    def playing(self, state: StateT) -> bool: ...
+    def options_of(self, state: StateT) -> Options | None:
         """The menu's choices `state` was started with (None: the game has none)."""
         ...
 
-    def cursor_seat(self, state: Any) -> Seat | None:
+    def cursor_seat(self, state: StateT) -> Seat | None:
         """The seat that picks a word with its own cursor now, on a stand with keys
         and no touch grid (None: nobody, or the game's roles share the keys)."""
         ...
 
-    def quiet(self, state: Any) -> bool:
+    def quiet(self, state: StateT) -> bool:
         """A quiet moment at the table: a turn has ended and the next clue is being
         thought of (the panels' ghosting may be cleared now)."""
         ...
 
-    def last_outcome(self, state: Any) -> Any: ...
-    def summary(self, state: Any, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]: ...
-    def history_entry(self, state: Any) -> dict[str, Any]: ...
-    def score(self, state: Any) -> int | None: ...
-    def key_event(self, state: Any, seat: Seat, key: str) -> Any | None:
+    def last_outcome(self, state: StateT) -> OutcomeT | None: ...
+    def summary(self, state: StateT, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]: ...
+    def history_entry(self, state: StateT) -> dict[str, Any]: ...
+    def score(self, state: StateT) -> int | None: ...
+    def key_event(self, state: StateT, seat: Seat, key: str) -> EventT | None:
         """The rules event of a seat's clue or pass key now (None: the key does
         nothing for this seat)."""
         ...
 
-    def act_event(self, state: Any, verb: str, seat: Seat | None) -> Any | None: ...
-    def touch_event(self, state: Any, row: int, col: int, *, penalty: bool) -> Any: ...
-    def penalty_event(self, state: Any) -> Any | None:
+    def act_event(self, state: StateT, verb: str, seat: Seat | None) -> EventT | None: ...
+    def touch_event(self, state: StateT, row: int, col: int, *, penalty: bool) -> EventT: ...
+    def penalty_event(self, state: StateT) -> EventT | None:
         """The penalty chosen in the menu as one event, or None when the game needs
         a word for it first (the next touch names it)."""
         ...
 
-    def turn_of(self, state: Any) -> object:
+    def turn_of(self, state: StateT) -> object:
         """What the turn timer runs for: a new value starts its clock again (None:
         no turn, the game is over)."""
         ...
 
-    def timeout_event(self, state: Any) -> Any:
+    def timeout_event(self, state: StateT) -> EventT:
         """The event of the turn timer running out now."""
         ...
 
@@ -173,32 +188,37 @@ class Game(Protocol):
         only at these steps, so the panels refresh seldom)."""
         ...
 
-    def text_board(self, state: Any) -> str: ...
-    def play_lines(self, state: Any, events: int) -> list[str]:
+    def text_board(self, state: StateT) -> str: ...
+    def play_lines(self, state: StateT, events: int) -> list[str]:
         """What `keystand play` prints of the state after `events` script events
         (the board and the refusals follow)."""
         ...
 
-    def state_lines(self, state: Any, game_id: str) -> list[str]:
+    def state_lines(self, state: StateT, game_id: str) -> list[str]:
         """What `keystand state` prints above the board of the game `game_id`."""
         ...
 
-    def view(self, state: Any, seat: Seat, context: Context) -> Any:
+    def view(self, state: StateT, seat: Seat, context: Context) -> AnyView:
         """What `seat`'s screen shows: the layouts' view (the secrecy boundary)."""
         ...
 
 
-def get(name: str) -> Game:
+# Whichever game is in play: the host holds a game and its state together and
+# passes the game only what the game gave it (its state, its events).
+AnyGame = Game[Any, Any, Any, Any]
+
+
+def get(name: str) -> AnyGame:
     """The game called `name`; GameError names the games there are."""
     key = name.strip().lower() if isinstance(name, str) else name
     if key not in NAMES:
         raise GameError(f"game {name!r}: expected one of {', '.join(NAMES)}")
     module = importlib.import_module(f"{__name__}.{key}")
-    game: Game = module.GAME
+    game: AnyGame = module.GAME
     return game
 
 
-def of_state(state: object) -> Game:
+def of_state(state: object) -> AnyGame:
     """The game `state` is a moment of."""
     for name in NAMES:
         game = get(name)
@@ -207,7 +227,7 @@ def of_state(state: object) -> Game:
     raise GameError(f"not a game state: {type(state).__name__}")
 
 
-def of_record(head: dict[str, Any]) -> Game:
+def of_record(head: dict[str, Any]) -> AnyGame:
     """The game of a journal's start record (none named: Duet, as before classic),
     refusing a rules version this keystand does not know."""
     game = get(str(head.get("game", "duet")))
@@ -244,6 +264,7 @@ __all__ = [
     "DEFAULT",
     "NAMES",
     "AnyCard",
+    "AnyGame",
     "Context",
     "Game",
     "GameError",

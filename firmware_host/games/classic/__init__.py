@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from keystand.drivers.inputs import parse_line
+from keystand.drivers.inputs import InputEvent, parse_line
 
 from ...rules import EventError, Seat
 from ...rules import classic as rules
@@ -36,20 +36,34 @@ from ...rules.classic_events import (
     parse_event,
 )
 from ...script import ScriptError
-from .. import Context, Options, Played, Step, script_bodies
+from .. import Context, Game, Options, Played, Step, script_bodies
+
+if TYPE_CHECKING:
+    from keystand.layouts import AnyView
 
 SPYMASTERS = Seat.A  # the seat whose panel faces the spymasters
 OPERATIVES = Seat.B
 
 
 class ClassicGame:
-    name = "classic"
-    rules_version = rules.RULES_VERSION
-    menu_items = ("close", "new_game", "timer", "language", "penalty", "history", "game")
-    seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
-    has_timer = True  # the rulebook's variant; off unless the menu sets a length
-    choices = ()  # no mission, order or first clue
-    legend = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+    name: str = "classic"
+    rules_version: int = rules.RULES_VERSION
+    menu_items: tuple[str, ...] = (
+        "close",
+        "new_game",
+        "timer",
+        "language",
+        "penalty",
+        "history",
+        "game",
+    )
+    seat_names: tuple[tuple[str, Seat], ...] = (
+        ("spymasters", SPYMASTERS),
+        ("operatives", OPERATIVES),
+    )
+    has_timer: bool = True  # the rulebook's variant; off unless the menu sets a length
+    choices: tuple[str, ...] = ()  # no mission, order or first clue
+    legend: str = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
 
     def parse_seat(self, text: str) -> Seat:
         names = dict(self.seat_names)
@@ -95,10 +109,12 @@ class ClassicGame:
                 raise ScriptError(str(e), line=number, source=source) from None
         return steps
 
-    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+    def input_script(
+        self, data: bytes | str, *, source: str = "script"
+    ) -> list[tuple[int, InputEvent | float | Played[Event]]]:
         # The stand's own lines (press, wait, touch, undo) as every script has
         # them; the team's events (clue red 2, pass blue, penalty 1 3) as the game's.
-        steps: list[tuple[int, Any]] = []
+        steps: list[tuple[int, InputEvent | float | Played[Event]]] = []
         for number, body in script_bodies(data, source=source):
             verb = body.split()[0].lower()
             try:
@@ -218,7 +234,7 @@ class ClassicGame:
             rows.append("  " + " ".join(marks))
         return "\n".join(rows)
 
-    def view(self, state: rules.Classic, seat: Seat, context: Context) -> Any:
+    def view(self, state: rules.Classic, seat: Seat, context: Context) -> AnyView:
         from . import views as classic_views
 
         build = classic_views.spymasters if seat is SPYMASTERS else classic_views.operatives
@@ -252,7 +268,7 @@ def stand_note(seat: Seat, context: Context) -> str | None:
     return f"undo_asked_{ROLES[asked]}"
 
 
-GAME = ClassicGame()
+GAME: Game[ClassicCard, rules.Classic, Event, rules.Outcome] = ClassicGame()
 
 
 def _field_text(key: str, value: object) -> str:

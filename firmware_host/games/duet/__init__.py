@@ -10,25 +10,29 @@ game's name and rules version added.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from keystand.drivers.inputs import InputEvent
 from keystand.drivers.inputs import parse_script as parse_input_script
 from keystand.drivers.inputs.script import ScriptLineError
 
 from ... import rules
 from ...rules import Card, Duet, Mission, Seat
 from ...script import ScriptError, parse_script
-from .. import Context, Options, Step
+from .. import Context, Game, Options, Played, Step
 from . import summary
+
+if TYPE_CHECKING:
+    from keystand.layouts import AnyView
 
 # Bump when a change would replay an old event list to a different state.
 RULES_VERSION = 1
 
 
 class DuetGame:
-    name = "duet"
-    rules_version = RULES_VERSION
-    menu_items = (
+    name: str = "duet"
+    rules_version: int = RULES_VERSION
+    menu_items: tuple[str, ...] = (
         "close",
         "new_game",
         "mission",
@@ -39,10 +43,10 @@ class DuetGame:
         "history",
         "game",
     )
-    seat_names = (("A", Seat.A), ("B", Seat.B))
-    has_timer = False  # Duet's time is its bank of turns
-    choices = ("mission", "loose_order", "first")
-    legend = summary.BOARD_LEGEND
+    seat_names: tuple[tuple[str, Seat], ...] = (("A", Seat.A), ("B", Seat.B))
+    has_timer: bool = False  # Duet's time is its bank of turns
+    choices: tuple[str, ...] = ("mission", "loose_order", "first")
+    legend: str = summary.BOARD_LEGEND
 
     def parse_seat(self, text: str) -> Seat:
         return Seat.parse(text)
@@ -71,7 +75,9 @@ class DuetGame:
     def script(self, data: bytes | str, *, source: str = "script") -> list[Step]:
         return [Step(s.line, s.event) for s in parse_script(data, source=source)]
 
-    def input_script(self, data: bytes | str, *, source: str = "script") -> list[tuple[int, Any]]:
+    def input_script(
+        self, data: bytes | str, *, source: str = "script"
+    ) -> list[tuple[int, InputEvent | float | Played[rules.Event]]]:
         try:
             return list(parse_input_script(data, source=source))
         except ScriptLineError as e:
@@ -175,7 +181,7 @@ class DuetGame:
             f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}",
         ]
 
-    def view(self, state: Duet, seat: Seat, context: Context) -> Any:
+    def view(self, state: Duet, seat: Seat, context: Context) -> AnyView:
         from ... import layouts
         from . import views
 
@@ -195,4 +201,4 @@ class DuetGame:
         )
 
 
-GAME = DuetGame()
+GAME: Game[Card, Duet, rules.Event, rules.Outcome] = DuetGame()
