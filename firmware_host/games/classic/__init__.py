@@ -22,7 +22,7 @@ from keystand.drivers.inputs import parse_line
 
 from ...rules import EventError, Seat
 from ...rules import classic as rules
-from ...rules.card import SIZE
+from ...rules.card import GRID
 from ...rules.classic_card import ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
@@ -47,6 +47,7 @@ class ClassicGame:
     rules_version = rules.RULES_VERSION
     menu_items = ("close", "new_game", "timer", "language", "penalty", "history", "game")
     seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
+    grid = GRID
     has_timer = True  # the rulebook's variant; off unless the menu sets a length
     choices = ()  # no mission, order or first clue
     legend = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
@@ -210,11 +211,10 @@ class ClassicGame:
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""
         rows = []
-        for r in range(SIZE):
-            marks = [
-                state.card.key(SIZE * r + c).value if SIZE * r + c in state.covered else "·"
-                for c in range(SIZE)
-            ]
+        grid = self.grid
+        for r in range(grid.rows):
+            cells = (grid.cell(r, c) for c in range(grid.cols))
+            marks = [state.card.key(i).value if i in state.covered else "·" for i in cells]
             rows.append("  " + " ".join(marks))
         return "\n".join(rows)
 

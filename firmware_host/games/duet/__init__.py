@@ -17,6 +17,7 @@ from keystand.drivers.inputs.script import ScriptLineError
 
 from ... import rules
 from ...rules import Card, Duet, Mission, Seat
+from ...rules.card import GRID
 from ...script import ScriptError, parse_script
 from .. import Context, Options, Step
 from . import summary
@@ -40,6 +41,7 @@ class DuetGame:
         "game",
     )
     seat_names = (("A", Seat.A), ("B", Seat.B))
+    grid = GRID
     has_timer = False  # Duet's time is its bank of turns
     choices = ("mission", "loose_order", "first")
     legend = summary.BOARD_LEGEND
