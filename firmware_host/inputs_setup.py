@@ -232,6 +232,8 @@ def attach(
             status=lambda: _status(service),
             host=plan.page.host,
             port=plan.page.port,
+            rows=stand.game.grid.rows,  # the page's table: the game's grid
+            cols=stand.game.grid.cols,
         )
         service.add_input(page)
     if plan.keyboard:

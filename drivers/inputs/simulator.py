@@ -163,6 +163,8 @@ class SimulatorPage(InputDriver):
         port: int = 8027,
         idle_timeout: float = 10.0,
         deadline: float = 10.0,
+        rows: int = 5,
+        cols: int = 5,
     ) -> None:
         self.host = _loopback(host)
         self.idle_timeout = idle_timeout  # for a client that does not read its answer
@@ -171,6 +173,7 @@ class SimulatorPage(InputDriver):
         self.screens = screens
         self.png = png
         self.status = status
+        self.grid = {"rows": rows, "cols": cols}  # the game's: the page deals that many words
         self.emit: Emit = _nowhere
         self._server: _Server | None = None
 
@@ -246,6 +249,7 @@ class SimulatorPage(InputDriver):
                             }
                             for seat, f in frames.items()
                         },
+                        "grid": page.grid,
                         **page.status(),
                     }
                     self._json(HTTPStatus.OK, data)
