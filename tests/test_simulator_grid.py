@@ -5,6 +5,7 @@ turn of seat A's."""
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,11 +39,25 @@ def test_the_status_names_the_games_grid(page_4x4: str) -> None:
         assert json.load(r)["grid"] == {"rows": 4, "cols": 4}
 
 
+@pytest.mark.parametrize(
+    ("line", "code", "says"),
+    [(b"touch 3 3", 200, "queued"), (b"touch 4 0", 400, "rows and columns are 0..3")],
+)
+def test_a_touch_off_the_games_grid_is_refused_by_the_page(
+    page_4x4: str, line: bytes, code: int, says: str
+) -> None:
+    request = urllib.request.Request(page_4x4 + "input", data=line, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            status, body = r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        status, body = e.code, json.load(e)
+    assert status == code and says in json.dumps(body)
+
+
 def test_the_page_defaults_to_the_5x5_grid() -> None:
-    assert SimulatorPage(screens=dict, png=lambda s: None, status=dict).grid == {
-        "rows": 5,
-        "cols": 5,
-    }
+    page = SimulatorPage(screens=dict, png=lambda s: None, status=dict)
+    assert (page.rows, page.cols) == (5, 5)
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is missing")
