@@ -25,7 +25,7 @@ from keystand import games as registry
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 from keystand.rules import Clue, Duet, Pass, Phase, Seat, Status, classic, generate
 from keystand.rules import Touch as RTouch
-from keystand.rules.card import SIZE, Key
+from keystand.rules.card import Key
 from keystand.rules.classic_card import ClassicKey
 
 TOUCH_GAP = (1.5, 4.0)  # seconds between a guesser's touches, at table pace
@@ -33,6 +33,7 @@ THINK = (8.0, 30.0)  # seconds a clue giver thinks before the clue
 BURST = 5  # touches ...
 BURST_WITHIN = 1.0  # ... within this many seconds
 DEAL_AFTER = 5.0  # seconds after the end screen's reveal until the next deal
+DUET_GRID = registry.get("duet").grid  # the cells the bots pick from
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,8 @@ def _pick(state: Duet, rnd: random.Random, guesser: Seat) -> int:
     rarely the assassin (so games end every way)."""
     giver = guesser.partner
     side = state.card.side(giver)
-    open_cells = [c for c in range(25) if c not in state.agents and c not in state.misses(guesser)]
+    cells = range(DUET_GRID.cells)
+    open_cells = [c for c in cells if c not in state.agents and c not in state.misses(guesser)]
     agents = [c for c in open_cells if side[c] is Key.AGENT]
     others = [c for c in open_cells if side[c] is Key.BYSTANDER]
     assassins = [c for c in open_cells if side[c] is Key.ASSASSIN]
@@ -103,7 +105,8 @@ def duet(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], f
             continue
         cell = _pick(state, rnd, guesser)
         touches += 1
-        steps.append(Step(t, Touch(*divmod(cell, 5)), burst_end=burst and touches == BURST))
+        row, col = DUET_GRID.row_col(cell)
+        steps.append(Step(t, Touch(row, col), burst_end=burst and touches == BURST))
         state, _ = state.apply(RTouch.at(cell))
     return steps, t
 
@@ -114,7 +117,8 @@ SPYMASTERS, OPERATIVES = Seat.A, Seat.B  # classic's roles on the stand
 def _classic_pick(state: classic.Classic, rnd: random.Random) -> int:
     """A word for the operatives to touch: mostly their own team's agent, else a
     bystander or the other team's agent, rarely the assassin."""
-    open_cells = [c for c in range(SIZE * SIZE) if c not in state.covered]
+    grid = registry.get("classic").grid
+    open_cells = [c for c in range(grid.cells) if c not in state.covered]
     own = [c for c in open_cells if c in state.card.agents(state.team)]
     wrong_keys = (ClassicKey.BYSTANDER, state.team.other.key)
     wrong = [c for c in open_cells if state.card.key(c) in wrong_keys]
@@ -162,7 +166,7 @@ def classic_game(seed: int, start: float, *, burst: bool = False) -> tuple[list[
             press, state = _key(state, OPERATIVES, KeyName.PASS)
             steps.append(Step(t, press))
             continue
-        row, col = divmod(_classic_pick(state, rnd), SIZE)
+        row, col = game.grid.row_col(_classic_pick(state, rnd))
         touches += 1
         steps.append(Step(t, Touch(row, col), burst_end=burst and touches == BURST))
         state, _ = state.apply(game.touch_event(state, row, col, penalty=False))

@@ -31,6 +31,8 @@ from keystand.drivers.inputs import InputDriver
 from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 from .cliutil import UsageError
+from .rules import Grid
+from .rules.card import GRID
 from .store import atomic_write
 
 if TYPE_CHECKING:
@@ -50,21 +52,23 @@ GRIDS = ("mpr121", "serial-grid")
 TOUCH_SOURCES = (*GRIDS, "simulator", "keyboard")  # inputs that can name a word directly
 
 
-def load_orientation(state_dir: Path, *, mirror: bool) -> Orientation:
-    """The calibrated orientation, the profile's mirror kept; unturned if none
-    is saved (or the file is not one keystand wrote: the log says so)."""
+def load_orientation(state_dir: Path, *, mirror: bool, grid: Grid = GRID) -> Orientation:
+    """The calibrated orientation of a mat under the game's `grid`, the
+    profile's mirror kept; unturned if none is saved (or the file is not one
+    keystand wrote, or its turns do not suit the grid: the log says so)."""
     path = state_dir / GRID_FILE
+    unturned = Orientation(0, mirror, grid.rows, grid.cols)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         turns = data["turns"] if isinstance(data, dict) else None
         if isinstance(turns, bool) or turns not in (0, 1, 2, 3):
             raise ValueError(f"turns {turns!r}: expected 0, 1, 2 or 3")
+        return Orientation(turns, mirror, grid.rows, grid.cols)
     except FileNotFoundError:
-        return Orientation(0, mirror)
+        return unturned
     except (OSError, ValueError, KeyError, TypeError) as e:
         log.warning("%s: %s; the grid is taken as unturned until calibrated", path, e)
-        return Orientation(0, mirror)
-    return Orientation(turns, mirror)
+        return unturned
 
 
 def save_orientation(state_dir: Path, orientation: Orientation) -> None:
@@ -149,10 +153,20 @@ def build(
         )
     if grid_kind is not None:
         t = profile.input.touch
-        orientation = load_orientation(state_dir, mirror=t.mirror)
+        shape = stand.game.grid  # the drivers take the game's grid as two numbers
+        orientation = load_orientation(state_dir, mirror=t.mirror, grid=shape)
         options: dict[str, Any] = {
-            "touch_filter": TouchFilter(dwell=t.dwell, palm=t.palm, bounce=t.bounce, stuck=t.stuck),
+            "touch_filter": TouchFilter(
+                dwell=t.dwell,
+                palm=t.palm,
+                bounce=t.bounce,
+                stuck=t.stuck,
+                rows=shape.rows,
+                cols=shape.cols,
+            ),
             "orientation": orientation,
+            "rows": shape.rows,
+            "cols": shape.cols,
         }
         if grid_kind == "mpr121":
             m = profile.input.mpr121
@@ -218,6 +232,8 @@ def attach(
             status=lambda: _status(service),
             host=plan.page.host,
             port=plan.page.port,
+            rows=stand.game.grid.rows,  # the page's table: the game's grid
+            cols=stand.game.grid.cols,
         )
         service.add_input(page)
     if plan.keyboard:

@@ -481,7 +481,7 @@ class Stand:
                 self.version += 1
                 return
             if cursor.confirms(press):
-                row, col = divmod(at, 5)
+                row, col = self.game.grid.row_col(at)
                 touched = self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
                 self._game(touched, now)
                 return

@@ -46,6 +46,7 @@ from .view import (
     Repaired,
     SeatId,
     SeatView,
+    Shape,
     Stage,
     Who,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "Repaired",
     "SeatId",
     "SeatView",
+    "Shape",
     "SpymastersView",
     "Stage",
     "Team",

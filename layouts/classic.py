@@ -24,7 +24,7 @@ Both screens share one layout, the Duet play screen's: the grid on the left
 Orientation: the spymasters read the grid in table order, row 0 (the row
 farthest from them) at the top, as the card text and `touch R C` name cells.
 The operatives sit across the table, so their grid is turned half a turn
-(table (r, c) at (4 - r, 4 - c)): each word's square on their screen lies where
+(table (r, c) at (rows - 1 - r, cols - 1 - c)): each word's square on their screen lies where
 the word lies on the table in front of them. `geometry.screen_cell` does the
 turn, as for Duet's seat B.
 
@@ -50,11 +50,11 @@ from .classic_view import (
     Team,
     Win,
 )
-from .geometry import Box, grid_boxes, grid_side, inclusive
+from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
 from .panels import PanelSpec
-from .play import FRAME, INSET, PAD, digits
+from .play import FRAME, INSET, PAD, digits, draw_lines
 from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
-from .view import SeatId
+from .view import SQUARE, SeatId, Shape
 
 ClassicView = SpymastersView | OperativesView
 
@@ -154,6 +154,7 @@ class ClassicLayout:
     timer: Tally | None
     message: TextBox  # the last input, framed when refused, or a note
     status: Box
+    grid: Shape = SQUARE
 
     @property
     def bar(self) -> Box:
@@ -188,22 +189,22 @@ class ClassicLayout:
         ]
 
 
-def layout(panel: PanelSpec, timed: bool = False) -> ClassicLayout:
-    """Where everything of a classic screen goes on `panel`; `timed`: with the turn
-    timer (the same for both screens and every view of one game)."""
+def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> ClassicLayout:
+    """Where everything of a classic screen goes on `panel` for a game on `grid`;
+    `timed`: with the turn timer (the same for both screens and every view of one game)."""
     w, h = panel.size
     st = panel.style
     m = st.margin
     if panel.landscape:
-        cell = (min(st.grid, h - 2 * m) - 3) // 5  # 3: the outer lines
-        side = grid_side(cell)
-        gx, gy = m + 1, (h - side) // 2
-        status = (gx + side + 1 + st.gap, m, w - m, h - m)
+        cell = pitch(min(st.grid, h - 2 * m) - 3, grid)  # 3: the outer lines
+        gw, gh = grid_size(cell, grid)
+        gx, gy = m + 1, (h - gh) // 2
+        status = (gx + gw + 1 + st.gap, m, w - m, h - m)
     else:
-        cell = (min(st.grid, w - 2 * m) - 3) // 5
-        side = grid_side(cell)
-        gx, gy = (w - side) // 2, m + 1
-        status = (m, gy + side + 1 + st.gap, w - m, h - m)
+        cell = pitch(min(st.grid, w - 2 * m) - 3, grid)
+        gw, gh = grid_size(cell, grid)
+        gx, gy = (w - gw) // 2, m + 1
+        status = (m, gy + gh + 1 + st.gap, w - m, h - m)
     sx, sy, sx1, sy1 = status
     sw = sx1 - sx
     top, bottom = digits(st.number)
@@ -269,6 +270,7 @@ def layout(panel: PanelSpec, timed: bool = False) -> ClassicLayout:
         timer,
         boxes["message"],
         status,
+        grid,
     )
 
 
@@ -393,14 +395,14 @@ def _fill(text: str, values: dict[str, str]) -> str:
 
 
 def _draw_grid(
-    d: ImageDraw.ImageDraw, seat: SeatId, x: int, y: int, cell: int, cells: dict[int, ClassicLook]
+    d: ImageDraw.ImageDraw,
+    seat: SeatId,
+    lay: ClassicLayout,
+    cells: dict[int, ClassicLook],
 ) -> dict[int, Box]:
-    side = grid_side(cell)
-    for k in range(6):
-        d.line((x + k * cell, y, x + k * cell, y + side - 1), fill=BLACK)
-        d.line((x, y + k * cell, x + side - 1, y + k * cell), fill=BLACK)
-    d.rectangle((x - 1, y - 1, x + side, y + side), outline=BLACK)
-    boxes = grid_boxes(seat, x, y, cell)
+    x, y, cell = lay.grid_x, lay.grid_y, lay.cell
+    draw_lines(d, x, y, cell, lay.grid)
+    boxes = grid_boxes(seat, x, y, cell, lay.grid)
     for i, box in boxes.items():
         draw_classic_cell(d, box, cells[i])
     return boxes
@@ -408,10 +410,10 @@ def _draw_grid(
 
 def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> dict[int, Box]:
     p = view.public
-    lay = layout(panel, timed=p.timer is not None)
+    lay = layout(panel, timed=p.timer is not None, grid=p.grid)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
-    boxes = _draw_grid(d, facing(view), lay.grid_x, lay.grid_y, lay.cell, looks(view))
+    boxes = _draw_grid(d, facing(view), lay, looks(view))
     s = i18n.strings(lang)
     head, team = headline(p)
     act = acting(view)

@@ -23,7 +23,8 @@ import enum
 from collections import Counter
 from dataclasses import dataclass
 
-CELLS = 25
+from .view import SQUARE, Shape
+
 STARTING_AGENTS = 9  # the starting team's agents; the other team has one fewer
 BYSTANDERS = 7
 ASSASSINS = 1
@@ -121,8 +122,8 @@ class ClassicLast:
     reject: str | None = None
 
     def __post_init__(self) -> None:
-        if self.cell is not None and not 0 <= self.cell < CELLS:
-            raise ValueError(f"last input: cell {self.cell} is off the grid (0..24)")
+        if self.cell is not None and self.cell < 0:  # the top: ClassicPublic's grid checks it
+            raise ValueError(f"last input: cell {self.cell} is off the grid")
         if (self.kind is ClassicLastKind.REJECTED) != (self.reject is not None):
             raise ValueError(
                 f"last input {self.kind.value}: a rejection, and only a rejection, "
@@ -152,8 +153,9 @@ def _counts_fit(colours: list[Colour], starting: Team, where: str) -> None:
 class ClassicPublic:
     """The public record of a classic game, and the stand's own state.
 
-    `revealed[i]` is the colour of the tile on table cell i (index 5 * row + col,
-    row 0 farthest from the spymasters), None while the word is uncovered.
+    `revealed[i]` is the colour of the tile on table cell i (index cols * row + col
+    of `grid`, 5x5 unless the host says otherwise; row 0 farthest from the
+    spymasters), None while the word is uncovered.
     `starting` is the team that gave the first clue (the card's border shows it).
     `team` is the team on turn (None once the game is over). `guesses_left` counts
     what the current clue still allows (None: no limit, or no clue yet).
@@ -165,7 +167,7 @@ class ClassicPublic:
     starting: Team
     stage: ClassicStage
     team: Team | None
-    revealed: tuple[Colour | None, ...] = (None,) * CELLS
+    revealed: tuple[Colour | None, ...] = (None,) * SQUARE.cells
     guesses_left: int | None = None
     winner: Team | None = None
     win: Win | None = None
@@ -179,6 +181,7 @@ class ClassicPublic:
     # The other screen fails (stuck, unplugged), named by whom it faces (a ROLES value):
     # that panel cannot say so itself, so this one does.
     panel_failed: str | None = None
+    grid: Shape = SQUARE
 
     def __post_init__(self) -> None:
         if self.note is not None and self.note not in STAND_NOTES:
@@ -192,8 +195,10 @@ class ClassicPublic:
             raise ValueError(
                 f"end line {self.end!r}: one of {', '.join(END_LINES)}, once it is over"
             )
-        if len(self.revealed) != CELLS:
-            raise ValueError(f"revealed has {len(self.revealed)} cells, expected 25")
+        cells = self.grid.cells
+        if len(self.revealed) != cells:
+            raise ValueError(f"revealed has {len(self.revealed)} cells, expected {cells}")
+        self.grid.check("last input: cell", self.last.cell if self.last else None)
         _counts_fit([c for c in self.revealed if c is not None], self.starting, "revealed")
         if over != (self.winner is not None) or over != (self.win is not None):
             raise ValueError(
@@ -234,8 +239,9 @@ class SpymastersView:
     public: ClassicPublic
 
     def __post_init__(self) -> None:
-        if len(self.key) != CELLS:
-            raise ValueError(f"key has {len(self.key)} cells, expected 25")
+        cells = self.public.grid.cells
+        if len(self.key) != cells:
+            raise ValueError(f"key has {len(self.key)} cells, expected {cells}")
         _counts_fit(list(self.key), self.public.starting, "key")
         wrong = [
             i for i, c in enumerate(self.public.revealed) if c is not None and c is not self.key[i]

@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 from . import i18n
-from .geometry import Box, grid_side, inclusive
+from .geometry import Box, grid_size, inclusive
 from .panels import PanelSpec
 from .play import Counter, cell_looks, counter, draw_grid, number_width
 from .text import BLACK, TextBox, draw_text, line_height
-from .view import Ending, SeatView
+from .view import SQUARE, Ending, SeatView, Shape
 
 GRID_GAP = 6
 MIN_BAND = 120  # the narrowest column of words beside the score
@@ -54,7 +54,7 @@ class EndLayout:
         }
 
 
-def layout(panel: PanelSpec) -> EndLayout:
+def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     """Where everything of the end screen goes on `panel`.
 
     The words go beside the grids (`Style.end_beside`, the wide short panels) or
@@ -90,32 +90,33 @@ def layout(panel: PanelSpec) -> EndLayout:
         area = (m, score.box[3] + st.gap, w - m, h - m)
     ax0, ay0, ax1, ay1 = area
     aw, ah = ax1 - ax0, ay1 - ay0
-    # Each grid takes 5 cells + 3 pixels (its lines and the outer frame) and a caption.
-    beside = ((aw - GRID_GAP) // 2 - 3) // 5, (ah - cap_h - code_h - 3) // 5
-    above = (aw - 3) // 5, (ah - 2 * cap_h - code_h - GRID_GAP - 6) // 10
+    # Each grid takes its cells + 3 pixels (its lines and the outer frame) and a caption.
+    rows, cols = grid.rows, grid.cols
+    beside = ((aw - GRID_GAP) // 2 - 3) // cols, (ah - cap_h - code_h - 3) // rows
+    above = (aw - 3) // cols, (ah - 2 * cap_h - code_h - GRID_GAP - 6) // (2 * rows)
     cell_beside, cell_above = min(beside), min(above)
     stacked = cell_above > cell_beside
     cell = cell_above if stacked else cell_beside
-    side = grid_side(cell) + 2
+    gw, gh = (n + 2 for n in grid_size(cell, grid))
     if stacked:
-        x = ax0 + (aw - side) // 2
+        x = ax0 + (aw - gw) // 2
         first = (x + 1, ay0 + cap_h + 1)
-        second = (x + 1, first[1] + side + cap_h + GRID_GAP)
+        second = (x + 1, first[1] + gh + cap_h + GRID_GAP)
         captions = (
-            TextBox(x, ay0, side, st.label),
-            TextBox(x, second[1] - 1 - cap_h, side, st.label),
+            TextBox(x, ay0, gw, st.label),
+            TextBox(x, second[1] - 1 - cap_h, gw, st.label),
         )
-        code = TextBox(ax0, second[1] - 1 + side, aw, st.label, st.code_lines)
+        code = TextBox(ax0, second[1] - 1 + gh, aw, st.label, st.code_lines)
     else:
-        total = 2 * side + GRID_GAP
+        total = 2 * gw + GRID_GAP
         x = ax0 + (aw - total) // 2
         first = (x + 1, ay0 + cap_h + 1)
-        second = (x + side + GRID_GAP + 1, first[1])
+        second = (x + gw + GRID_GAP + 1, first[1])
         captions = (
-            TextBox(x, ay0, side, st.label),
-            TextBox(x + side + GRID_GAP, ay0, side, st.label),
+            TextBox(x, ay0, gw, st.label),
+            TextBox(x + gw + GRID_GAP, ay0, gw, st.label),
         )
-        code = TextBox(x, first[1] - 1 + side, total, st.label, st.code_lines)
+        code = TextBox(x, first[1] - 1 + gh, total, st.label, st.code_lines)
     return EndLayout(cell, (first, second), captions, title, reason, score, code)
 
 
@@ -129,7 +130,7 @@ def code_boxes(box: TextBox) -> tuple[TextBox, TextBox]:
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
     end = view.end
     assert end is not None
-    lay = layout(panel)
+    lay = layout(panel, view.grid)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
     s = i18n.strings(lang)
@@ -159,7 +160,7 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         if side is None:
             continue
         draw_text(d, s["caption"][key], caption, center=True)
-        drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side))
+        drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side), view.grid)
         if key == "me":
             boxes = drawn
     return boxes

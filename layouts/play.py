@@ -1,4 +1,4 @@
-"""The in-game screen: the seat's side as a 5x5 grid and a column of what to do now.
+"""The in-game screen: the seat's side as a grid and a column of what to do now.
 
 Landscape: the grid fills the height on the left, the column beside it.
 Portrait: the grid across the top, the column below. In the column, top down:
@@ -16,11 +16,11 @@ from PIL import Image, ImageDraw
 
 from . import i18n
 from .cells import CellLook, draw_cell
-from .geometry import Box, grid_boxes, grid_side, inclusive
+from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
 from .panels import PanelSpec
 from .text import BLACK, WHITE, TextBox, draw_text, line_height
 from .text import font as _font
-from .view import LastKind, Mark, SeatId, SeatView, Stage, Who
+from .view import SQUARE, LastKind, Mark, SeatId, SeatView, Shape, Stage, Who
 
 PAD = 2  # around text in the headline's bar and in the counters
 FRAME = 1  # the frame of a refused input
@@ -48,6 +48,7 @@ class PlayLayout:
     last: TextBox
     note: TextBox
     status: Box
+    grid: Shape = SQUARE
 
     @property
     def bar(self) -> Box:
@@ -115,21 +116,22 @@ def counter(x: int, y: int, w: int, label_size: int, number_size: int, inline: b
     return Counter((x, y, x + w, label.y + label.h + ink + PAD), label, number)
 
 
-def layout(panel: PanelSpec) -> PlayLayout:
-    """Where everything of the play screen goes on `panel` (the same for every view)."""
+def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
+    """Where everything of the play screen goes on `panel` for a game on `grid`
+    (the same for every view of that game)."""
     w, h = panel.size
     st = panel.style
     m = st.margin
     if panel.landscape:
-        cell = (min(st.grid, h - 2 * m) - 3) // 5  # 3: the outer lines
-        side = grid_side(cell)
-        gx, gy = m + 1, (h - side) // 2
-        status = (gx + side + 1 + st.gap, m, w - m, h - m)
+        cell = pitch(min(st.grid, h - 2 * m) - 3, grid)  # 3: the outer lines
+        gw, gh = grid_size(cell, grid)
+        gx, gy = m + 1, (h - gh) // 2
+        status = (gx + gw + 1 + st.gap, m, w - m, h - m)
     else:
-        cell = (min(st.grid, w - 2 * m) - 3) // 5
-        side = grid_side(cell)
-        gx, gy = (w - side) // 2, m + 1
-        status = (m, gy + side + 1 + st.gap, w - m, h - m)
+        cell = pitch(min(st.grid, w - 2 * m) - 3, grid)
+        gw, gh = grid_size(cell, grid)
+        gx, gy = (w - gw) // 2, m + 1
+        status = (m, gy + gh + 1 + st.gap, w - m, h - m)
     sx, sy, sx1, sy1 = status
     sw = sx1 - sx
     half = (sw - st.gap) // 2
@@ -179,6 +181,7 @@ def layout(panel: PanelSpec) -> PlayLayout:
         boxes["last"],
         boxes["note"],
         status,
+        grid,
     )
 
 
@@ -267,17 +270,29 @@ def cell_looks(view: SeatView, side: tuple[Mark, ...]) -> dict[int, CellLook]:
     return looks
 
 
+def draw_lines(draw: ImageDraw.ImageDraw, x: int, y: int, cell: int, grid: Shape) -> None:
+    """A grid's lines, its top left line at (x, y), and a second outer line outside
+    it, so the grid reads as one object."""
+    gw, gh = grid_size(cell, grid)
+    for k in range(grid.cols + 1):
+        draw.line((x + k * cell, y, x + k * cell, y + gh - 1), fill=BLACK)
+    for k in range(grid.rows + 1):
+        draw.line((x, y + k * cell, x + gw - 1, y + k * cell), fill=BLACK)
+    draw.rectangle((x - 1, y - 1, x + gw, y + gh), outline=BLACK)
+
+
 def draw_grid(
-    draw: ImageDraw.ImageDraw, seat: SeatId, x: int, y: int, cell: int, looks: dict[int, CellLook]
+    draw: ImageDraw.ImageDraw,
+    seat: SeatId,
+    x: int,
+    y: int,
+    cell: int,
+    looks: dict[int, CellLook],
+    grid: Shape = SQUARE,
 ) -> dict[int, Box]:
-    """A 5x5 grid, turned for `seat`, its top left line at (x, y); the cells' boxes."""
-    side = grid_side(cell)
-    for k in range(6):
-        draw.line((x + k * cell, y, x + k * cell, y + side - 1), fill=BLACK)
-        draw.line((x, y + k * cell, x + side - 1, y + k * cell), fill=BLACK)
-    # A second outer line, outside the grid, so the grid reads as one object.
-    draw.rectangle((x - 1, y - 1, x + side, y + side), outline=BLACK)
-    boxes = grid_boxes(seat, x, y, cell)
+    """The grid, turned for `seat`, its top left line at (x, y); the cells' boxes."""
+    draw_lines(draw, x, y, cell, grid)
+    boxes = grid_boxes(seat, x, y, cell, grid)
     for i, box in boxes.items():
         draw_cell(draw, box, looks[i])
     return boxes
@@ -290,10 +305,11 @@ def draw_cursor(image: Image.Image, box: Box) -> None:
 
 
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
-    lay = layout(panel)
+    lay = layout(panel, view.grid)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
-    boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, cell_looks(view, view.side))
+    looks = cell_looks(view, view.side)
+    boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, looks, view.grid)
     if view.cursor is not None:
         draw_cursor(image, boxes[view.cursor])
     s = i18n.strings(lang)

@@ -16,8 +16,33 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-CELLS = 25
-SIZE = 5
+
+@dataclass(frozen=True)
+class Shape:
+    """A grid's rows and columns, as the layouts take them: the host hands over its
+    game's grid as these two numbers (the layouts know no game). Table cell
+    i = cols * row + col, row 0 farthest from seat A."""
+
+    rows: int = 5
+    cols: int = 5
+
+    def __post_init__(self) -> None:
+        for name in ("rows", "cols"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"grid {name} {value!r}: expected a whole number from 1")
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    def check(self, what: str, cell: int | None) -> None:
+        """ValueError naming `what` when `cell` is off this grid."""
+        if cell is not None and not 0 <= cell < self.cells:
+            raise ValueError(f"{what} {cell} is off the grid (0..{self.cells - 1})")
+
+
+SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
 # nothing, the grid back, the grid's calibration asked for, done, or missed.
 HINTS = (
@@ -103,8 +128,8 @@ class Last:
     def __post_init__(self) -> None:
         if self.undone not in (None, "clue", "touch", "pass", "penalty"):
             raise ValueError(f"undone {self.undone!r}: expected clue, touch, pass or penalty")
-        if self.cell is not None and not 0 <= self.cell < CELLS:
-            raise ValueError(f"cell {self.cell} is off the grid (0..24)")
+        if self.cell is not None and self.cell < 0:  # the top: SeatView's grid checks it
+            raise ValueError(f"cell {self.cell} is off the grid")
         if (self.kind is LastKind.REJECTED) != (self.reject is not None):
             raise ValueError("a rejection, and only a rejection, has a reject code")
 
@@ -124,8 +149,6 @@ class End:
     partner_side: tuple[Mark, ...] | None
 
     def __post_init__(self) -> None:
-        if self.partner_side is not None and len(self.partner_side) != CELLS:
-            raise ValueError(f"partner side has {len(self.partner_side)} cells, expected 25")
         if (self.card_code is None) != (self.partner_side is None):
             raise ValueError("the card code and the partner's side are shown together")
 
@@ -148,7 +171,8 @@ class SeatView:
     """Everything one seat's screen shows during a game and at its end.
 
     `side` is the seat's own side of the key card in table order (index
-    5 * row + col, rows from the far side of seat A). `agents` are the cells an
+    `grid.cols` * row + col, rows from the far side of seat A; `grid` is the
+    game's shape, 5x5 unless the host says otherwise). `agents` are the cells an
     agent card covers; `my_misses` and `partner_misses` the cells each seat
     guessed and the other's side judged a bystander (a cell in both is covered).
     `clue_giver` and `guesser` are who gives the current or next clue and who
@@ -180,16 +204,21 @@ class SeatView:
     cursor: int | None = None  # buttons only: the word this seat's cursor is on (its own)
     last: Last | None = None
     end: End | None = None
+    grid: Shape = SQUARE
 
     def __post_init__(self) -> None:
-        if len(self.side) != CELLS:
-            raise ValueError(f"side has {len(self.side)} cells, expected 25")
+        cells = self.grid.cells
+        if len(self.side) != cells:
+            raise ValueError(f"side has {len(self.side)} cells, expected {cells}")
+        partner = self.end.partner_side if self.end is not None else None
+        if partner is not None and len(partner) != cells:
+            raise ValueError(f"partner side has {len(partner)} cells, expected {cells}")
         for name in ("agents", "my_misses", "partner_misses"):
-            bad = [i for i in getattr(self, name) if not 0 <= i < CELLS]
+            bad = sorted(i for i in getattr(self, name) if not 0 <= i < cells)
             if bad:
-                raise ValueError(f"{name}: cells {bad} are off the grid (0..24)")
-        if self.cursor is not None and not 0 <= self.cursor < CELLS:
-            raise ValueError(f"cursor {self.cursor} is off the grid (0..24)")
+                raise ValueError(f"{name}: cells {bad} are off the grid (0..{cells - 1})")
+        self.grid.check("cursor", self.cursor)
+        self.grid.check("cell", self.last.cell if self.last else None)
         if (self.stage is Stage.OVER) != (self.end is not None):
             raise ValueError("the end of the game is shown when, and only when, it is over")
 

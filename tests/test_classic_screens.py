@@ -242,6 +242,7 @@ def test_the_operatives_view_has_no_place_for_the_key():
         "note",  # the stand's answer to a press (a STAND_NOTES key: no key in it)
         "end",  # the end screen's line: undo can still take it back, or a new game
         "panel_failed",  # the stand's own state: the other screen fails (whom it faces)
+        "grid",  # the game's rows and columns: the same for both screens
     }
 
 

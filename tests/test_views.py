@@ -261,6 +261,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "cursor",  # buttons only: this seat's own cursor, never the partner's
         "last",
         "end",
+        "grid",  # the game's rows and columns: the same for both seats
     }
 
 

@@ -224,19 +224,20 @@ def emulated_grid(
     """(the grid driver over emulated hardware, the hardware: `press(cells)`,
     `lift()`, `close()`) for a profile's `mpr121` or `serial-grid`."""
     if kind == "mpr121":
-        from .mpr121 import electrode_map
+        from .mpr121 import COLS, ROWS, electrode_map
         from .mpr121_emu import EmulatedGrid
 
         emap = options["electrodes"]
         if not hasattr(emap, "addresses"):
-            emap = electrode_map(emap)
+            emap = electrode_map(emap, options.get("rows", ROWS), options.get("cols", COLS))
         hardware = _MatOnChips(EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7))
         driver = driver_class(**{**options, "electrodes": emap, "smbus": hardware.grid.smbus})
         return driver, hardware
     if kind == "serial-grid":
         from .serialgrid_emu import EmulatedBoard
 
-        board = EmulatedBoard(folder / "grid-tty", noise=0.2 if noise else 0.0, seed=7)
+        shape = {k: options[k] for k in ("rows", "cols") if k in options}  # the game's grid
+        board = EmulatedBoard(folder / "grid-tty", noise=0.2 if noise else 0.0, seed=7, **shape)
         board.plug()
         driver = driver_class(**{**options, "port": str(board.link)})
         return driver, _Board(board)

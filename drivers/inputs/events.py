@@ -22,14 +22,33 @@ class KeyName(enum.Enum):
     MENU = "menu"
 
 
+ROWS = COLS = 5  # the default grid's shape, Duet's and classic's
+
+
+def _bounds(rows: int, cols: int) -> str:
+    return f"0..{rows - 1}" if rows == cols else f"0..{rows - 1} and 0..{cols - 1}"
+
+
+def off_grid(row: int, col: int, rows: int = ROWS, cols: int = COLS) -> str | None:
+    """What is wrong with (row, col) on a `rows` x `cols` grid, or None."""
+    if 0 <= row < rows and 0 <= col < cols:
+        return None
+    if rows == cols:
+        return f"rows and columns are 0..{rows - 1}"
+    return f"rows are 0..{rows - 1}, columns 0..{cols - 1}"
+
+
 @dataclass(frozen=True)
 class Touch:
+    """A word touched, (row, col) on the table; the game's grid bounds it (the
+    driver that makes it knows the grid, the rules check it again)."""
+
     row: int
     col: int
 
     def __post_init__(self) -> None:
-        if not (0 <= self.row < 5 and 0 <= self.col < 5):
-            raise ValueError(f"touch {self.row} {self.col}: rows and columns are 0..4")
+        if self.row < 0 or self.col < 0:
+            raise ValueError(f"touch {self.row} {self.col}: rows and columns count from 0")
 
     def __str__(self) -> str:
         return f"touch {self.row} {self.col}"
@@ -102,7 +121,7 @@ def _seat(word: str) -> str:
     return seat
 
 
-def parse_line(text: str) -> InputEvent | float:
+def parse_line(text: str, rows: int = ROWS, cols: int = COLS) -> InputEvent | float:
     """One script line (comment already stripped): an event, or seconds to wait.
     A malformed line raises ValueError saying what is wrong with it."""
     words = text.split()
@@ -121,9 +140,10 @@ def parse_line(text: str) -> InputEvent | float:
             try:
                 row, col = int(args[0]), int(args[1])
             except ValueError:
-                raise ValueError("ROW and COL are numbers 0..4") from None
-            if not (0 <= row < 5 and 0 <= col < 5):
-                raise ValueError("rows and columns are 0..4")
+                raise ValueError(f"ROW and COL are numbers {_bounds(rows, cols)}") from None
+            wrong = off_grid(row, col, rows, cols)
+            if wrong:
+                raise ValueError(wrong)
             return Touch(row, col)
         if verb in ("clue", "pass"):
             return Act(verb, _seat(args[0]))

@@ -1,13 +1,15 @@
 """The touch grid over I2C: MPR121 chips read with smbus2, an electrode map, the
 touch filter.
 
-Two ways to lay electrodes under the 5x5 word cards (the profile says which):
+Two ways to lay electrodes under the word cards (the profile says which); the
+grid is the game's, `rows` x `cols` as the host passes them (5x5 by default):
 
-- `PadMap`: one pad per cell, 25 electrodes over up to three chips at
-  0x5A-0x5C (12 + 12 + 1, or any split);
-- `StripMap`: five row strips and five column strips crossing under the cards,
-  ten electrodes on one chip; a finger is on a cell only when exactly one row
-  and one column feel it (two rows and a column are a palm, not a guess).
+- `PadMap`: one pad per cell, 25 electrodes on a 5x5 grid over up to three
+  chips at 0x5A-0x5C (12 + 12 + 1, or any split);
+- `StripMap`: a strip per row and one per column crossing under the cards
+  (five and five, ten electrodes, on a 5x5 grid) on one chip; a finger is on a
+  cell only when exactly one row and one column feel it (two rows and a column
+  are a palm, not a guess).
 
 Set-up, per chip, in the order the datasheet requires (configuration registers
 take writes only in stop mode, so ECR starts the chip last): soft reset (0x63
@@ -61,7 +63,9 @@ OVCF = 0x8000  # in the 16-bit status word
 
 ADDRESSES = (0x5A, 0x5B, 0x5C, 0x5D)  # ADDR pin to GND, VDD, SDA, SCL
 ELECTRODES = 12
-CELLS = 25
+ROWS = COLS = 5  # the default grid's shape, Duet's and classic's
+MAX_CHIPS = 3  # the addresses 0x5A-0x5C a pad map may use
+_COUNT = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 # Baseline filter: small changes pass at once, larger ones rising slowly (a
 # release drifts back over ~15 samples per step) and falling fast (a finger is
@@ -85,37 +89,51 @@ def _address(value: object, where: str) -> int:
 
 @dataclass(frozen=True)
 class PadMap:
-    """One pad per cell: for each chip, the cell (0..24, row*5 + col, grid
-    coordinates) under each electrode, -1 where an electrode is unused."""
+    """One pad per cell of a `rows` x `cols` grid: for each chip, the cell
+    (row * cols + col, grid coordinates) under each electrode, -1 where an
+    electrode is unused."""
 
     chips: tuple[tuple[int, tuple[int, ...]], ...]
+    rows: int = ROWS
+    cols: int = COLS
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
 
     def __post_init__(self) -> None:
         seen: dict[int, str] = {}
         addresses = [a for a, _ in self.chips]
-        if not self.chips or len(set(addresses)) != len(addresses) or len(self.chips) > 3:
+        cells_in_grid = self.rows * self.cols
+        if not self.chips or len(set(addresses)) != len(addresses) or len(self.chips) > MAX_CHIPS:
             raise ValueError(f"pad map: expected one to three distinct chips, not {addresses}")
         for address, cells in self.chips:
             _address(address, "pad map")
             if len(cells) > ELECTRODES:
                 raise ValueError(f"pad map 0x{address:02X}: {len(cells)} electrodes, a chip has 12")
             for e, cell in enumerate(cells):
-                if isinstance(cell, bool) or not isinstance(cell, int) or not -1 <= cell < CELLS:
+                if (
+                    isinstance(cell, bool)
+                    or not isinstance(cell, int)
+                    or not -1 <= cell < cells_in_grid
+                ):
                     raise ValueError(
-                        f"pad map 0x{address:02X} electrode {e}: {cell!r} is not a cell 0..24 "
-                        "(or -1 for none)"
+                        f"pad map 0x{address:02X} electrode {e}: {cell!r} is not a cell "
+                        f"0..{cells_in_grid - 1} (or -1 for none)"
                     )
                 if cell >= 0:
                     here = f"0x{address:02X} electrode {e}"
                     if cell in seen:
                         raise ValueError(f"pad map: cell {cell} is under {seen[cell]} and {here}")
                     seen[cell] = here
-        missing = sorted(set(range(CELLS)) - set(seen))
+        missing = sorted(set(range(cells_in_grid)) - set(seen))
         if missing:
             raise ValueError(f"pad map: no electrode for cells {missing}")
 
     @classmethod
-    def from_profile(cls, pads: Mapping[Any, Sequence[int]]) -> PadMap:
+    def from_profile(
+        cls, pads: Mapping[Any, Sequence[int]], rows: int = ROWS, cols: int = COLS
+    ) -> PadMap:
         """From the profile's table {"0x5A": [cell of electrode 0, 1, ...], ...}."""
         if not isinstance(pads, Mapping):
             raise ValueError(f"pad map {pads!r}: expected {{address: [cell, ...]}}")
@@ -124,7 +142,7 @@ class PadMap:
             if not isinstance(cells, Sequence) or isinstance(cells, str):
                 raise ValueError(f"pad map {key}: expected a list of cells, not {cells!r}")
             chips.append((_address(key, "pad map"), tuple(cells)))
-        return cls(tuple(sorted(chips)))
+        return cls(tuple(sorted(chips)), rows, cols)
 
     @property
     def addresses(self) -> tuple[int, ...]:
@@ -132,7 +150,7 @@ class PadMap:
 
     def cells_of(self, address: int) -> frozenset[Cell]:
         """The cells whose pads the chip at `address` reads."""
-        return frozenset(divmod(c, 5) for c in dict(self.chips)[address] if c >= 0)
+        return frozenset(divmod(c, self.cols) for c in dict(self.chips)[address] if c >= 0)
 
     def electrodes(self, address: int) -> int:
         """How many electrodes (ELE0..) to run on the chip at `address`."""
@@ -144,29 +162,38 @@ class PadMap:
         out: set[Cell] = set()
         for address, cells in self.chips:
             bits = status.get(address, 0)
-            out.update(divmod(c, 5) for e, c in enumerate(cells) if c >= 0 and bits >> e & 1)
+            out.update(
+                divmod(c, self.cols) for e, c in enumerate(cells) if c >= 0 and bits >> e & 1
+            )
         return frozenset(out)
 
 
 @dataclass(frozen=True)
 class StripMap:
-    """Five row strips and five column strips on one chip: the electrode of
-    each row (row 0 first) and each column (col 0 first), grid coordinates."""
+    """A strip per row and one per column on one chip: the electrode of each
+    row (row 0 first) and each column (col 0 first), grid coordinates. The grid
+    is as many rows and columns as there are strips; `shape` is the grid they
+    must make (the game's: five and five by default)."""
 
     address: int = 0x5A
     rows: tuple[int, ...] = (0, 1, 2, 3, 4)
     cols: tuple[int, ...] = (5, 6, 7, 8, 9)
+    shape: tuple[int, int] = (ROWS, COLS)
 
     def __post_init__(self) -> None:
         _address(self.address, "strip map")
-        for name, strips in (("rows", self.rows), ("cols", self.cols)):
-            if len(strips) != 5 or not all(
+        for name, strips, count in (
+            ("rows", self.rows, self.shape[0]),
+            ("cols", self.cols, self.shape[1]),
+        ):
+            if len(strips) != count or not all(
                 isinstance(e, int) and not isinstance(e, bool) and 0 <= e < ELECTRODES
                 for e in strips
             ):
-                raise ValueError(f"strip map {name} {strips!r}: five electrodes 0..11")
+                words = _COUNT[count] if count < len(_COUNT) else str(count)
+                raise ValueError(f"strip map {name} {strips!r}: {words} electrodes 0..11")
         both = self.rows + self.cols
-        if len(set(both)) != 10:
+        if len(set(both)) != len(both):
             twice = sorted({e for e in both if both.count(e) > 1})
             raise ValueError(f"strip map: electrodes {twice} are used twice")
 
@@ -176,7 +203,7 @@ class StripMap:
 
     def cells_of(self, address: int) -> frozenset[Cell]:
         """Every cell: each crossing needs the one chip's row and column."""
-        return frozenset((r, c) for r in range(5) for c in range(5))
+        return frozenset((r, c) for r in range(len(self.rows)) for c in range(len(self.cols)))
 
     def electrodes(self, address: int) -> int:
         return max(self.rows + self.cols) + 1
@@ -190,14 +217,14 @@ class StripMap:
         return frozenset((r, c) for r in rows for c in cols)
 
 
-def electrode_map(spec: Mapping[str, Any]) -> PadMap | StripMap:
+def electrode_map(spec: Mapping[str, Any], rows: int = ROWS, cols: int = COLS) -> PadMap | StripMap:
     """The profile's electrode map: {"pads": {address: [cells]}} or
-    {"address": 0x5A, "rows": [...], "cols": [...]}."""
+    {"address": 0x5A, "rows": [...], "cols": [...]}, for a `rows` x `cols` grid."""
     if "pads" in spec:
         extra = set(spec) - {"pads"}
         if extra:
             raise ValueError(f"electrode map: {sorted(extra)} do not go with pads")
-        return PadMap.from_profile(spec["pads"])
+        return PadMap.from_profile(spec["pads"], rows, cols)
     if "rows" in spec or "cols" in spec:
         extra = set(spec) - {"address", "rows", "cols"}
         if extra:
@@ -207,9 +234,12 @@ def electrode_map(spec: Mapping[str, Any]) -> PadMap | StripMap:
                 _address(spec.get("address", 0x5A), "strip map"),
                 tuple(spec["rows"]),
                 tuple(spec["cols"]),
+                (rows, cols),
             )
         except (KeyError, TypeError) as e:
-            raise ValueError(f"strip map: rows and cols are lists of 5 electrodes ({e})") from None
+            raise ValueError(
+                f"strip map: rows and cols are lists of {rows} and {cols} electrodes ({e})"
+            ) from None
     raise ValueError("electrode map: give pads (one per cell) or rows and cols (strips)")
 
 
@@ -251,6 +281,8 @@ class MPR121Grid(InputDriver):
         retry: float = 1.0,
         lost_after: int = 5,
         check_every: int = 100,
+        rows: int = ROWS,
+        cols: int = COLS,
         touch_filter: TouchFilter | None = None,
         orientation: Orientation | None = None,
         smbus: Callable[[int], Any] | None = None,
@@ -258,9 +290,12 @@ class MPR121Grid(InputDriver):
         wait: Callable[[float], object] | None = None,
     ) -> None:
         if isinstance(electrodes, Mapping):  # the profile's table
-            electrodes = electrode_map(electrodes)
+            electrodes = electrode_map(electrodes, rows, cols)
         if not isinstance(electrodes, PadMap | StripMap):
             raise ValueError(f"electrode map {electrodes!r}: a PadMap or a StripMap")
+        if electrodes.shape != (rows, cols):
+            have = "x".join(map(str, electrodes.shape))
+            raise ValueError(f"electrode map for a {have} grid; the game's grid is {rows}x{cols}")
         for name, value, low, high in (
             ("touch_threshold", touch_threshold, 1, 255),
             ("release_threshold", release_threshold, 1, 255),
@@ -288,8 +323,8 @@ class MPR121Grid(InputDriver):
         self.retry = float(retry)
         self.lost_after = lost_after
         self.check_every = check_every
-        self.filter = touch_filter or TouchFilter(clock=clock)
-        self.orientation = orientation or Orientation()
+        self.filter = touch_filter or TouchFilter(rows=rows, cols=cols, clock=clock)
+        self.orientation = orientation or Orientation(rows=rows, cols=cols)
         self.clock = clock
         self._smbus = smbus
         self._stop = threading.Event()

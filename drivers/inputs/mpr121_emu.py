@@ -351,7 +351,7 @@ def electrodes_of(electrode_map: PadMap | StripMap, cell: Cell) -> list[tuple[in
     if isinstance(electrode_map, StripMap):
         a = electrode_map.address
         return [(a, electrode_map.rows[row]), (a, electrode_map.cols[col])]
-    index = row * 5 + col
+    index = row * electrode_map.cols + col
     return [
         (address, e)
         for address, cells in electrode_map.chips

@@ -3,7 +3,7 @@ on pyserial, the touch filter, and health reports.
 
 `GridParser` turns bytes into messages and never raises: noise, broken and
 overlong frames are counted and dropped, a '$' always starts afresh, and
-missing sequence numbers are counted (every state frame carries all 25 cells,
+missing sequence numbers are counted (every state frame carries every cell,
 so the next one heals whatever was lost). `SerialGrid` opens the port in its
 own thread, asks for a hello, feeds the filter with the newest state, and
 when the port goes away (unplugged) or falls silent says LOST, feeds the
@@ -12,7 +12,8 @@ says hello again (BACK) and sends its state. Unknown is not clear: the
 filter keeps the contacts it last knew, so a finger that rested across the
 gap is the same contact in that state, not a new one, and a reconnect never
 doubles a touch. A grid whose firmware reports a sensor fault is LOST
-too, with the firmware's words.
+too, with the firmware's words; so is one whose hello names another shape
+than the game's grid (`rows` x `cols`, which the host passes; 5x5 by default).
 
 pyserial is imported only when the driver opens a port.
 """
@@ -32,7 +33,7 @@ from .touchfilter import Cell, Orientation, TouchFilter
 
 PROTOCOL = "KSGRID"
 VERSION = 1
-ROWS = COLS = 5
+ROWS = COLS = 5  # the default grid's shape, Duet's and classic's
 MAX_BODY = 60
 MAX_FRAME = MAX_BODY + 7  # '$' body '*' CRC(4) '\n'
 SEQ_MOD = 1000
@@ -148,6 +149,7 @@ class GridParser:
         self.stats.frames += 1
         if isinstance(message, Hello):
             self._expect = None  # the grid started again
+            self.rows, self.cols = message.rows, message.cols  # its states' shape from now
         if self._expect is not None:
             self.stats.missing += (message.seq - self._expect) % SEQ_MOD
         self._expect = (message.seq + 1) % SEQ_MOD
@@ -191,6 +193,8 @@ class SerialGrid(InputDriver):
         port: str,
         *,
         baudrate: int = 115200,
+        rows: int = ROWS,
+        cols: int = COLS,
         touch_filter: TouchFilter | None = None,
         orientation: Orientation | None = None,
         silent_after: float = 1.0,
@@ -212,8 +216,9 @@ class SerialGrid(InputDriver):
                 raise ValueError(f"serial grid {name} {value!r}: seconds, above 0 and up to 60")
         self.port = port
         self.baudrate = baudrate
-        self.filter = touch_filter or TouchFilter(clock=clock)
-        self.orientation = orientation or Orientation()
+        self.rows, self.cols = rows, cols
+        self.filter = touch_filter or TouchFilter(rows=rows, cols=cols, clock=clock)
+        self.orientation = orientation or Orientation(rows=rows, cols=cols)
         self.silent_after = float(silent_after)
         self.ask_every = float(ask_every)
         self.reopen_every = float(reopen_every)
@@ -301,12 +306,13 @@ class SerialGrid(InputDriver):
 
     def _take(self, message: Message, now: float) -> None:
         if isinstance(message, Hello):
-            if (message.version, message.rows, message.cols) != (VERSION, ROWS, COLS):
+            wanted = (VERSION, self.rows, self.cols)
+            if (message.version, message.rows, message.cols) != wanted:
                 self.hello = None
                 self._lose(
                     f"the grid speaks {PROTOCOL} {message.version} for {message.rows}x"
-                    f"{message.cols}; this stand needs version {VERSION} for 5x5 "
-                    f"(firmware {message.firmware!r})"
+                    f"{message.cols}; this stand needs version {VERSION} for "
+                    f"{self.rows}x{self.cols} (firmware {message.firmware!r})"
                 )
                 return
             self.hello = message

@@ -51,7 +51,8 @@ def load_firmware(name: str, directory: Path | None = None) -> ModuleType:
 class Fingers:
     """A sensor that reports what the test puts on it (grid cells)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cols: int = 5) -> None:
+        self.cols = cols  # bit row * cols + col, as the firmware numbers a cell
         self.cells: set[Cell] = set()
         self.fault = ""
         self.lock = threading.Lock()
@@ -66,7 +67,7 @@ class Fingers:
 
     def read(self, now_ms: int) -> tuple[int, str]:
         with self.lock:
-            return sum(1 << (r * 5 + c) for r, c in self.cells), self.fault
+            return sum(1 << (r * self.cols + c) for r, c in self.cells), self.fault
 
 
 class EmulatedBoard:
@@ -83,10 +84,13 @@ class EmulatedBoard:
         period_ms: int = 250,
         firmware: str = "emulated",
         firmware_dir: Path | None = None,
+        rows: int = 5,
+        cols: int = 5,
     ) -> None:
         self.link = Path(link)
         self.proto = load_firmware("gridproto", firmware_dir)
-        self.sensor = sensor or Fingers()
+        self.rows, self.cols = rows, cols  # what its hello announces
+        self.sensor = sensor or Fingers(cols)
         self.noise = noise
         self.rng = random.Random(seed)
         self.interval = interval
@@ -117,7 +121,9 @@ class EmulatedBoard:
         tmp.unlink(missing_ok=True)
         tmp.symlink_to(os.ttyname(slave))
         tmp.replace(self.link)
-        self.logic = self.proto.GridLogic(firmware=self.firmware, period_ms=self.period_ms)
+        self.logic = self.proto.GridLogic(
+            rows=self.rows, cols=self.cols, firmware=self.firmware, period_ms=self.period_ms
+        )
         self._start_loop()
         return self
 
@@ -163,8 +169,9 @@ class EmulatedBoard:
     def send_partial(self, cells: Iterable[Cell] = ((0, 0),)) -> bytes:
         """A state frame with these cells in contact, cut short before its
         checksum (the rest of the line lost): the host must never take it."""
-        bits = sum(1 << (r * 5 + c) for r, c in cells)
-        whole = self.proto.frame(f"999,T,{self.proto.state_hex(bits, 25)}")
+        bits = sum(1 << (r * self.cols + c) for r, c in cells)
+        cells_hex = self.proto.state_hex(bits, self.rows * self.cols)
+        whole = self.proto.frame(f"999,T,{cells_hex}")
         data = whole[: whole.index(b"*")]
         self._write(data)
         return data
@@ -179,7 +186,9 @@ class EmulatedBoard:
         """The firmware starts again on the same port: a new hello and state,
         sequence numbers from 0, whatever finger rests on the sensor."""
         self._stop_loop()
-        self.logic = self.proto.GridLogic(firmware=self.firmware, period_ms=self.period_ms)
+        self.logic = self.proto.GridLogic(
+            rows=self.rows, cols=self.cols, firmware=self.firmware, period_ms=self.period_ms
+        )
         self._start_loop()
 
     # -- the firmware's loop -----------------------------------------------------------

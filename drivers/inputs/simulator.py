@@ -23,7 +23,7 @@ from importlib import resources
 from typing import Any
 
 from .base import Emit, InputDriver, Report
-from .events import InputEvent, Press, Touch, parse_line
+from .events import COLS, ROWS, InputEvent, Press, Touch, parse_line
 from .script import ScriptLineError, decode_line
 
 MAX_BODY = 200
@@ -163,6 +163,8 @@ class SimulatorPage(InputDriver):
         port: int = 8027,
         idle_timeout: float = 10.0,
         deadline: float = 10.0,
+        rows: int = ROWS,
+        cols: int = COLS,
     ) -> None:
         self.host = _loopback(host)
         self.idle_timeout = idle_timeout  # for a client that does not read its answer
@@ -171,6 +173,7 @@ class SimulatorPage(InputDriver):
         self.screens = screens
         self.png = png
         self.status = status
+        self.rows, self.cols = rows, cols  # the game's grid: the page deals that many words
         self.emit: Emit = _nowhere
         self._server: _Server | None = None
 
@@ -246,6 +249,7 @@ class SimulatorPage(InputDriver):
                             }
                             for seat, f in frames.items()
                         },
+                        "grid": {"rows": page.rows, "cols": page.cols},
                         **page.status(),
                     }
                     self._json(HTTPStatus.OK, data)
@@ -272,7 +276,7 @@ class SimulatorPage(InputDriver):
                     self._json(HTTPStatus.BAD_REQUEST, {"error": "send one input line"})
                     return
                 try:
-                    event = _page_event(body)
+                    event = _page_event(body, page.rows, page.cols)
                 except ValueError as e:
                     self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
                     return
@@ -283,7 +287,7 @@ class SimulatorPage(InputDriver):
         return Handler
 
 
-def _page_event(body: bytes) -> InputEvent:
+def _page_event(body: bytes, rows: int = ROWS, cols: int = COLS) -> InputEvent:
     """The event of a POST body: one line by the script rule (UTF-8, no control
     character but a tab, at most a line end after it: a form feed is refused, not
     taken as a space), and only what a table's hardware can do: touch a word,
@@ -293,7 +297,7 @@ def _page_event(body: bytes) -> InputEvent:
     except ScriptLineError as e:
         raise ValueError(e.detail) from None
     line = text.split("#", 1)[0].strip()
-    event = parse_line(line)
+    event = parse_line(line, rows, cols)
     if not isinstance(event, Touch | Press):
         raise ValueError(f"{line!r}: the page sends touch and press lines only")
     return event

@@ -35,7 +35,8 @@ sleeps, so a test feeds samples with made-up times.
 
 Coordinates: a grid names its cells (row, col) as wired; the table names them
 as seat A sees the cards, row 0 farthest from seat A (docs/design.md). `Orientation`
-maps one to the other.
+maps one to the other. A grid is `rows` x `cols` (the game's grid, which the host
+passes as two numbers; `size` is the side of a square one, 5 by default).
 """
 
 from __future__ import annotations
@@ -47,21 +48,31 @@ from dataclasses import dataclass
 
 Cell = tuple[int, int]  # (row, col)
 
-SIZE = 5
+SIZE = 5  # the side of the default grid, Duet's and classic's 5x5
 EPS = 1e-9  # times that differ by less are equal (sums of float steps drift)
 
 
-def check_cell(cell: Cell, size: int = SIZE) -> Cell:
-    """`cell` as a (row, col) pair of ints inside the grid, or ValueError naming it."""
+def check_cell(cell: Cell, rows: int = SIZE, cols: int | None = None) -> Cell:
+    """`cell` as a (row, col) pair of ints inside a `rows` x `cols` grid (square
+    when `cols` is None), or ValueError naming it."""
+    cols = rows if cols is None else cols
     try:
         row, col = cell
     except (TypeError, ValueError):
         raise ValueError(f"cell {cell!r}: expected (row, col)") from None
     if not (isinstance(row, int) and isinstance(col, int)):
         raise ValueError(f"cell {cell!r}: row and column are whole numbers")
-    if not (0 <= row < size and 0 <= col < size):
-        raise ValueError(f"cell {cell!r}: rows and columns are 0..{size - 1}")
+    if not (0 <= row < rows and 0 <= col < cols):
+        if rows == cols:
+            raise ValueError(f"cell {cell!r}: rows and columns are 0..{rows - 1}")
+        raise ValueError(f"cell {cell!r}: rows are 0..{rows - 1}, columns 0..{cols - 1}")
     return (row, col)
+
+
+def _side(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"grid {name} {value!r}: a whole number from 1")
+    return value
 
 
 class Outcome(enum.Enum):
@@ -109,8 +120,11 @@ class TouchFilter:
         bounce: float = 0.5,
         stuck: float | None = 10.0,
         size: int = SIZE,
+        rows: int | None = None,
+        cols: int | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`rows` and `cols` give the grid's shape (each `size` unless given)."""
         for name, value in (("dwell", dwell), ("palm", palm), ("bounce", bounce)):
             if isinstance(value, bool) or not (isinstance(value, int | float) and 0 <= value <= 60):
                 raise ValueError(f"touch filter {name} {value!r}: seconds from 0 to 60")
@@ -122,7 +136,8 @@ class TouchFilter:
         self.palm = float(palm)
         self.bounce = float(bounce)
         self.stuck = None if stuck is None else float(stuck)
-        self.size = size
+        self.rows = _side("rows", size if rows is None else rows)
+        self.cols = _side("cols", size if cols is None else cols)
         self.clock = clock
         self.stats = FilterStats()
         self._raw: frozenset[Cell] = frozenset()
@@ -136,7 +151,7 @@ class TouchFilter:
     def every_cell(self) -> frozenset[Cell]:
         """All the grid's cells: the `unknown` of a sample while the whole grid
         is lost."""
-        return frozenset((r, c) for r in range(self.size) for c in range(self.size))
+        return frozenset((r, c) for r in range(self.rows) for c in range(self.cols))
 
     @property
     def idle(self) -> bool:
@@ -150,8 +165,8 @@ class TouchFilter:
         tell now (lost: they keep their last known contact). Returns the grid
         cell of a touch that counts with this sample, else None."""
         now = self.clock() if at is None else at
-        dark = frozenset(check_cell(c, self.size) for c in unknown)
-        seen = frozenset(check_cell(c, self.size) for c in cells) - dark
+        dark = frozenset(check_cell(c, self.rows, self.cols) for c in unknown)
+        seen = frozenset(check_cell(c, self.rows, self.cols) for c in cells) - dark
         raw = seen | (self._raw & dark)
         for cell in self._raw - raw:
             del self._held_since[cell]
@@ -219,71 +234,120 @@ class TouchFilter:
 class Orientation:
     """How the grid lies on the table: mirrored or not, then turned.
 
-    `to_table` first mirrors the grid's columns (col -> size-1-col) when
+    `to_table` first mirrors the grid's columns (col -> cols-1-col) when
     `mirror`, then turns the picture a quarter clockwise `turns` times, each
-    turn taking (row, col) to (col, size-1-row); the result is the table cell
-    as seat A reads the cards. Whether a mat is mirrored is fixed when it is
-    built (which side of the electrodes faces up, which way the strips run), so
-    it belongs in the profile; the turns change whenever the mat is laid down
-    again, so one calibration touch finds them (`calibrated`).
+    turn taking (row, col) of an R x C picture to (col, R-1-row) of a C x R one;
+    the result is the table cell as seat A reads the cards. Whether a mat is
+    mirrored is fixed when it is built (which side of the electrodes faces up,
+    which way the strips run), so it belongs in the profile; the turns change
+    whenever the mat is laid down again, so one calibration touch finds them
+    (`calibrated`).
+
+    A mat of `rows` x `cols` cells lies under a table of the same shape, the
+    game's. A quarter turn would swap its rows and columns, so a mat that is not
+    square turns only by half turns (0 or 2): laid across the table its cells
+    could not line up with the words, and calibrating it there is refused with a
+    line that says to lay it along the table. Its mirror is the profile's, as
+    for a square mat.
     """
 
     turns: int = 0
     mirror: bool = False
-    size: int = SIZE
+    rows: int = SIZE
+    cols: int = SIZE
 
     def __post_init__(self) -> None:
         if self.turns not in (0, 1, 2, 3):
             raise ValueError(f"orientation turns {self.turns!r}: 0, 1, 2 or 3 quarter turns")
         if not isinstance(self.mirror, bool):
             raise ValueError(f"orientation mirror {self.mirror!r}: true or false")
+        _side("rows", self.rows)
+        _side("cols", self.cols)
+        if self.turns % 2 and not self.square:
+            raise ValueError(
+                f"orientation turns {self.turns}: a {self.rows}x{self.cols} grid turns only "
+                "by half turns (0 or 2), a quarter turn would lay it across the table"
+            )
+
+    @property
+    def square(self) -> bool:
+        return self.rows == self.cols
+
+    @property
+    def allowed_turns(self) -> tuple[int, ...]:
+        """The turns a mat of this shape may lie at: all four if square, else half turns."""
+        return (0, 1, 2, 3) if self.square else (0, 2)
 
     def to_table(self, cell: Cell) -> Cell:
         """The table cell a grid cell lies under."""
-        row, col = check_cell(cell, self.size)
-        last = self.size - 1
+        row, col = check_cell(cell, self.rows, self.cols)
+        rows, cols = self.rows, self.cols
         if self.mirror:
-            col = last - col
+            col = cols - 1 - col
         for _ in range(self.turns):
-            row, col = col, last - row
+            row, col, rows, cols = col, rows - 1 - row, cols, rows
         return (row, col)
 
     def to_grid(self, cell: Cell) -> Cell:
         """The grid cell under a table cell (the inverse of `to_table`)."""
-        row, col = check_cell(cell, self.size)
-        last = self.size - 1
+        row, col = check_cell(cell, self.rows, self.cols)  # a half turn keeps the shape
+        rows, cols = self.rows, self.cols
         for _ in range(self.turns):
-            row, col = last - col, row
+            row, col, rows, cols = cols - 1 - col, row, cols, rows
         if self.mirror:
-            col = last - col
+            col = cols - 1 - col
         return (row, col)
 
     @classmethod
-    def from_corner(cls, grid_cell: Cell, *, mirror: bool = False, size: int = SIZE) -> Orientation:
+    def from_corner(
+        cls,
+        grid_cell: Cell,
+        *,
+        mirror: bool = False,
+        size: int = SIZE,
+        rows: int | None = None,
+        cols: int | None = None,
+    ) -> Orientation:
         """The orientation under which `grid_cell` (where the calibration touch
-        landed) is seat A's top-left word, table (0, 0). Only a corner can be."""
-        check_cell(grid_cell, size)
-        for turns in range(4):
-            candidate = cls(turns, mirror, size)
+        landed) is seat A's top-left word, table (0, 0). Only a corner can be;
+        on a grid that is not square, only a corner a half turn can bring there."""
+        shape = cls(0, mirror, size if rows is None else rows, size if cols is None else cols)
+        check_cell(grid_cell, shape.rows, shape.cols)
+        for turns in shape.allowed_turns:
+            candidate = cls(turns, mirror, shape.rows, shape.cols)
             if candidate.to_table(grid_cell) == (0, 0):
                 return candidate
+        r, c = grid_cell
+        if r in (0, shape.rows - 1) and c in (0, shape.cols - 1):  # a corner a quarter turn away
+            raise ValueError(
+                f"calibration touch on grid cell {grid_cell!r}: a {shape.rows}x{shape.cols} "
+                "grid lies along the table, never across it (or the profile's mirror is "
+                "wrong); lay it so and touch seat A's top-left word"
+            )
         raise ValueError(
             f"calibration touch on grid cell {grid_cell!r}: not a corner; touch seat A's "
             "top-left word"
         )
 
     @classmethod
-    def from_corners(cls, top_left: Cell, top_right: Cell, *, size: int = SIZE) -> Orientation:
+    def from_corners(
+        cls,
+        top_left: Cell,
+        top_right: Cell,
+        *,
+        size: int = SIZE,
+        rows: int | None = None,
+        cols: int | None = None,
+    ) -> Orientation:
         """Turns and mirror from two calibration touches (grid cells): seat A's
         top-left word, then its top-right word. For a mat whose mirror is not
         known from its build."""
+        shape = cls(0, False, size if rows is None else rows, size if cols is None else cols)
         for mirror in (False, True):
-            for turns in range(4):
-                candidate = cls(turns, mirror, size)
-                if candidate.to_table(top_left) == (0, 0) and candidate.to_table(top_right) == (
-                    0,
-                    size - 1,
-                ):
+            for turns in shape.allowed_turns:
+                candidate = cls(turns, mirror, shape.rows, shape.cols)
+                corners = candidate.to_table(top_left), candidate.to_table(top_right)
+                if corners == ((0, 0), (0, shape.cols - 1)):
                     return candidate
         raise ValueError(
             f"calibration touches on grid cells {top_left!r} and {top_right!r}: not two "
@@ -293,17 +357,20 @@ class Orientation:
     def calibrated(self, table_cell: Cell) -> Orientation:
         """A calibration touch as the grid reported it under this orientation
         (table cell `table_cell`) -> the orientation that makes it (0, 0),
-        keeping the mirror."""
-        return Orientation.from_corner(self.to_grid(table_cell), mirror=self.mirror, size=self.size)
+        keeping the mirror and the grid's shape."""
+        return Orientation.from_corner(
+            self.to_grid(table_cell), mirror=self.mirror, rows=self.rows, cols=self.cols
+        )
 
     def __str__(self) -> str:
         return f"{self.turns * 90}" + (" mirrored" if self.mirror else "")
 
     @classmethod
-    def parse(cls, text: str) -> Orientation:
+    def parse(cls, text: str, *, rows: int = SIZE, cols: int = SIZE) -> Orientation:
         """The inverse of `str`: '0', '90', '180', '270', each optionally followed
-        by 'mirrored' (the form stored in the state dir and shown in the menu)."""
+        by 'mirrored' (the form stored in the state dir and shown in the menu), for
+        a `rows` x `cols` grid (a quarter turn only for a square one)."""
         words = text.split()
         if words and words[0] in ("0", "90", "180", "270") and words[1:] in ([], ["mirrored"]):
-            return cls(int(words[0]) // 90, len(words) == 2)
+            return cls(int(words[0]) // 90, len(words) == 2, rows, cols)
         raise ValueError(f"orientation {text[:40]!r}: expected 0, 90, 180 or 270 [mirrored]")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from keystand.drivers.inputs import InputEvent
 from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
-from ..rules import KeystandError, Mission, Seat
+from ..rules import Grid, KeystandError, Mission, Seat
 from ..rules.core import BaseRejection
 from ..rules.mission import STANDARD
 from ..script import ScriptError
@@ -119,6 +119,7 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
     has_timer: bool  # whether the menu's turn timer applies to it
     choices: tuple[str, ...]  # the Options it takes (`keystand play --mission` and the like)
     legend: str  # what the marks of `text_board` mean
+    grid: Grid  # its grid of words: the layouts, the cursor and the mat take its shape
 
     def parse_seat(self, text: str) -> Seat:
         """A seat by the name `render --seat` takes; ValueError names the seats."""

@@ -20,6 +20,7 @@ from .duet import (
 )
 from .errors import CardCodeError, CardError, EventError, KeystandError, MissionError
 from .events import Clue, Event, Pass, Penalty, Touch, Undo, parse_event
+from .grid import Grid
 from .mission import NAMED, STANDARD, Mission
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "Duet",
     "Event",
     "EventError",
+    "Grid",
     "Key",
     "KeystandError",
     "Mission",

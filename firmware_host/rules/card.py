@@ -12,9 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .errors import CardError
+from .grid import Grid
 
-CELLS = 25
-SIZE = 5
+GRID = Grid(5, 5)  # Duet's grid, and classic's
+CELLS = GRID.cells
+SIZE = GRID.rows  # a square grid: rows and columns alike
 
 
 class Seat(enum.Enum):
@@ -69,16 +71,16 @@ AGENTS_TO_FIND = 15
 
 
 def cell(row: int, col: int) -> int:
-    """The table cell index of (row, col), both 0..4."""
-    if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise ValueError(f"cell ({row}, {col}) is off the 5x5 grid (rows and columns are 0..4)")
-    return SIZE * row + col
+    """The table cell index of (row, col) on the 5x5 grid, both 0..4."""
+    if not GRID.contains(row, col):
+        raise ValueError(
+            f"cell ({row}, {col}) is off the {GRID} grid (rows and columns are 0..{SIZE - 1})"
+        )
+    return GRID.cell(row, col)
 
 
 def row_col(index: int) -> tuple[int, int]:
-    if not 0 <= index < CELLS:
-        raise ValueError(f"cell {index} is off the grid (0..24)")
-    return divmod(index, SIZE)
+    return GRID.row_col(index)
 
 
 def _parse_side(text: str, side: str) -> tuple[Key, ...]:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent, parse_line
 
-from ...rules import EventError, Seat
+from ...rules import EventError, Grid, Seat
 from ...rules import classic as rules
-from ...rules.card import SIZE
+from ...rules.card import GRID
 from ...rules.classic_card import ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
@@ -61,6 +61,7 @@ class ClassicGame:
         ("spymasters", SPYMASTERS),
         ("operatives", OPERATIVES),
     )
+    grid: Grid = GRID
     has_timer: bool = True  # the rulebook's variant; off unless the menu sets a length
     choices: tuple[str, ...] = ()  # no mission, order or first clue
     legend: str = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
@@ -226,11 +227,10 @@ class ClassicGame:
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""
         rows = []
-        for r in range(SIZE):
-            marks = [
-                state.card.key(SIZE * r + c).value if SIZE * r + c in state.covered else "·"
-                for c in range(SIZE)
-            ]
+        grid = self.grid
+        for r in range(grid.rows):
+            cells = (grid.cell(r, c) for c in range(grid.cols))
+            marks = [state.card.key(i).value if i in state.covered else "·" for i in cells]
             rows.append("  " + " ".join(marks))
         return "\n".join(rows)
 

@@ -35,6 +35,7 @@ from ...layouts import (
     Team,
     Win,
 )
+from ...rules.card import GRID
 from ...rules.classic import Classic, Outcome, Phase, Reason, Rejection, RejectReason, Result
 from ...rules.classic_card import ClassicKey
 from ...rules.classic_card import Team as RulesTeam
@@ -82,7 +83,8 @@ def key_colours(state: Classic) -> tuple[Colour, ...]:
 def revealed(state: Classic) -> tuple[Colour | None, ...]:
     """The tile on each table cell: its colour where a word is covered, else None.
     Reads the card at covered cells only (their colour lies on the table)."""
-    return tuple(_COLOUR[state.card.key(i)] if i in state.covered else None for i in range(25))
+    cells = range(GRID.cells)
+    return tuple(_COLOUR[state.card.key(i)] if i in state.covered else None for i in cells)
 
 
 def last_input(last: Outcome | Rejection | None) -> ClassicLast | None:

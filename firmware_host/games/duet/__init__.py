@@ -17,7 +17,8 @@ from keystand.drivers.inputs import parse_script as parse_input_script
 from keystand.drivers.inputs.script import ScriptLineError
 
 from ... import rules
-from ...rules import Card, Duet, Mission, Seat
+from ...rules import Card, Duet, Grid, Mission, Seat
+from ...rules.card import GRID
 from ...script import ScriptError, parse_script
 from .. import Context, Game, Options, Played, Step
 from . import summary
@@ -44,6 +45,7 @@ class DuetGame:
         "game",
     )
     seat_names: tuple[tuple[str, Seat], ...] = (("A", Seat.A), ("B", Seat.B))
+    grid: Grid = GRID
     has_timer: bool = False  # Duet's time is its bank of turns
     choices: tuple[str, ...] = ("mission", "loose_order", "first")
     legend: str = summary.BOARD_LEGEND
