@@ -239,10 +239,7 @@ def _next_sound(buf: bytes, start: int, seq: int) -> int | None:
 
 def _torn(tail: bytes, seq: int) -> bool:
     """Whether `tail` can be record `seq`'s write cut short: no line end, its head
-    as far as it goes, and shorter than the payload its head declares (zeros in
-    place of the bytes that did not reach the disk)."""
-    # A filesystem may keep a cut write's length but not its bytes: zeros.
-    tail = tail.rstrip(b"\0")
+    as far as it goes, and shorter than the payload its head declares."""
     if b"\n" in tail:
         return False
     sample = b"%s %08d 000000 00000000 {" % (MAGIC, seq)

@@ -149,22 +149,6 @@ def test_a_torn_write_is_still_cut_off_and_said_so(tmp_path: Path) -> None:
         assert path.read_bytes() == WHOLE[:LAST]
 
 
-def test_zeros_a_filesystem_left_in_place_of_a_write_are_a_torn_tail(tmp_path: Path) -> None:
-    """After a power cut some filesystems keep the file's new length but not its
-    bytes: the last write reads as zeros, all or after what did reach the disk.
-    That write never reached fsync either: cut off without a copy, as torn."""
-    path = tmp_path / "current.journal"
-    zeros = b"\0" * len(LINES[-1])
-    for spoiled in (WHOLE[:LAST] + zeros, WHOLE[: LAST + 20] + zeros[20:], WHOLE[:LAST] + b"\0"):
-        records, recovery = reopen(path, spoiled)
-        assert [r.data for r in records] == RECORDS[:-1]
-        assert recovery.damaged_copy is None and recovery.torn_bytes == len(spoiled) - LAST
-        assert NOT_SHOWN in str(recovery)
-        assert path.read_bytes() == WHOLE[:LAST]
-    records, recovery = reopen(path, WHOLE[:LAST] + b"KS2" + zeros)  # not a record's start
-    assert recovery.damaged_copy is not None and NOT_SHOWN not in str(recovery)
-
-
 def test_the_repair_needs_no_second_one(tmp_path: Path) -> None:
     path = tmp_path / "current.journal"
     reopen(path, WHOLE[:-1] + b"\x0b")
