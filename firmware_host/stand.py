@@ -14,23 +14,19 @@ Keys of a seat (labelled on the stand): clue, pass, undo, menu.
 - In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
   The menu is drawn on that seat's screen only and shows no key.
 
-The redraw version: every field of the stand is what a screen may show unless
-`UNSHOWN` names it. Each public method that changes the stand is an `@entry`,
-which compares those fields before and after it and moves `version` if any
-differ; the service redraws when the version moved. Nothing else moves it, so
-a change no handler remembered to announce cannot exist, and a new field is
-watched until someone says no screen shows it.
+The redraw version (shown.py): every field of the stand is what a screen may
+show unless `UNSHOWN` names it. Each public method that changes the stand is an
+`@entry`, which compares those fields before and after it and moves `version` if
+any differ. Nothing else moves it, so no handler can forget to.
 """
 
 from __future__ import annotations
 
-import copy
 import enum
-import functools
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 from keystand.drivers.inputs.touchfilter import Orientation
@@ -48,6 +44,7 @@ from .settings import (
     Settings,
     Unsaved,
 )
+from .shown import entry, fields_shown
 from .store import Resumed, Store
 from .turn_timer import TurnTimer
 
@@ -71,31 +68,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def entry(method: Callable[Concatenate[Stand, P], R]) -> Callable[Concatenate[Stand, P], R]:
-    """A public method that may change what a screen shows: the version moves if
-    it did (also when it fails halfway: what changed is drawn)."""
-
-    @functools.wraps(method)
-    def changing(stand: Stand, *args: P.args, **kwargs: P.kwargs) -> R:
-        before = stand.shown()
-        try:
-            return method(stand, *args, **kwargs)
-        finally:
-            if stand.shown() != before:
-                stand.version += 1
-
-    return changing
-
-
-def _still(value: object) -> object:
-    """`value` as it is now, out of reach of later changes in place: a value that
-    cannot be hashed (a dict, a set, the menus, the undo request) is copied whole."""
-    return copy.deepcopy(value) if type(value).__hash__ is None else value
 
 
 @dataclass
@@ -153,7 +125,7 @@ class Stand:
 
     def shown(self) -> list[object]:
         """What the screens may show of the stand now (every field not `UNSHOWN`)."""
-        return [_still(getattr(self, f.name)) for f in fields(self) if f.name not in self.UNSHOWN]
+        return fields_shown(self, self.UNSHOWN)
 
     @property
     def game(self) -> games.Game:
