@@ -1,0 +1,156 @@
+"""A seat's menu: its entries, where the seat is in it, and what each key does there.
+
+In a seat's menu: clue moves up, pass down, menu chooses, undo goes back. A key
+changes the menu and the settings it edits (`Menu.press`); what it asks of the
+game (deal, call the clue invalid, calibrate the grid, read the history, close)
+comes back as a `Choice` for the stand to carry out.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from keystand.drivers.inputs import KeyName
+
+from . import games
+from .rules import Mission, Seat
+from .rules.mission import MAX_TURNS
+from .settings import LANGUAGES, MISSIONS, TIMER_CHOICES, Settings
+
+
+class Item(enum.Enum):
+    """The menu's entries. Each game lists the ones it has, top to bottom (its
+    `menu_items`); the menu opens on Close, so a double press of the menu key
+    closes it again instead of doing anything."""
+
+    CLOSE = "close"
+    NEW_GAME = "new_game"
+    MISSION = "mission"
+    ORDER = "order"
+    FIRST_CLUE = "first_clue"
+    LANGUAGE = "language"
+    PENALTY = "penalty"
+    HISTORY = "history"
+    CALIBRATE = "calibrate"  # only on a stand with a touch grid
+    GAME = "game"  # Duet or classic: deals a new game of the other one
+    TIMER = "timer"  # the turn timer's length (a game that has one)
+
+
+def items_of(game: str) -> tuple[Item, ...]:
+    """The menu entries of the game called `game`, top to bottom."""
+    return tuple(Item(name) for name in games.get(game).menu_items)
+
+
+class Do(enum.Enum):
+    """What a key in the menu asks of the stand, beyond the menu and the settings."""
+
+    STAY = "stay"  # nothing more: the menu shows the key's effect
+    CLOSE = "close"  # the seat's menu closes
+    DEAL = "deal"  # a new game (of `Choice.game`; None: the settings' game)
+    PENALTY = "penalty"  # the menu closes and the clue is called invalid
+    CALIBRATE = "calibrate"  # the menu closes and the next touch sets the grid
+    HISTORY = "history"  # the finished games are read into the menu
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The settings after a key in the menu, and what the stand is to do."""
+
+    settings: Settings
+    do: Do = Do.STAY
+    game: str | None = None  # the game to deal (Do.DEAL)
+
+
+@dataclass
+class Menu:
+    seat: Seat
+    index: int = 0
+    items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
+    editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
+    confirming: bool = False  # New game, Game (a game in play) or Invalid clue chosen once
+    custom: bool = False  # a custom mission was just set: the next choice starts over
+    history: list[dict[str, Any]] | None = None  # finished games, while shown
+
+    @property
+    def item(self) -> Item:
+        return self.items[self.index]
+
+    def press(self, key: KeyName, settings: Settings, playing: bool) -> Choice:
+        """The menu after `key`, with `settings` as they are and a game in play or not."""
+        if key is not KeyName.MENU:
+            self.confirming = False
+        if self.history is not None:
+            self.history = None
+            return Choice(settings)
+        if self.editing:
+            return Choice(self._edit_mission(key, settings))
+        if key is KeyName.CLUE:
+            self.index = (self.index - 1) % len(self.items)
+        elif key is KeyName.PASS:
+            self.index = (self.index + 1) % len(self.items)
+        elif key is KeyName.UNDO:
+            return Choice(settings, Do.CLOSE)
+        elif key is KeyName.MENU:
+            return self._choose(settings, playing)
+        return Choice(settings)
+
+    def _choose(self, s: Settings, playing: bool) -> Choice:
+        item = self.item
+        if item in (Item.NEW_GAME, Item.GAME):
+            if playing and not self.confirming:
+                self.confirming = True  # a game in play: once more to leave it
+                return Choice(s)
+            if item is Item.GAME:  # Duet <-> classic, and a new game of it at once
+                names = games.NAMES
+                return Choice(s, Do.DEAL, names[(names.index(s.game) + 1) % len(names)])
+            return Choice(s, Do.DEAL)
+        if item is Item.MISSION:
+            # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
+            presets = list(MISSIONS)
+            if self.custom or s.mission not in presets:
+                self.custom = False
+                return Choice(replace(s, mission=presets[0]))
+            if s.mission == presets[-1]:
+                self.editing = "turns"
+                return Choice(s)
+            return Choice(replace(s, mission=presets[presets.index(s.mission) + 1]))
+        if item is Item.ORDER:
+            return Choice(replace(s, loose_order=not s.loose_order))
+        if item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
+            i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
+            return Choice(replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)]))
+        if item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
+            cycle = [None, self.seat, self.seat.partner]
+            return Choice(replace(s, first=cycle[(cycle.index(s.first) + 1) % 3]))
+        if item is Item.LANGUAGE:
+            i = 0 if self.seat is Seat.A else 1
+            langs = list(s.lang)
+            langs[i] = LANGUAGES[(LANGUAGES.index(langs[i]) + 1) % len(LANGUAGES)]
+            return Choice(replace(s, lang=(langs[0], langs[1])))
+        if item is Item.PENALTY:
+            if not self.confirming:  # it costs a token and ends the turn: once more
+                self.confirming = True
+                return Choice(s)
+            return Choice(s, Do.PENALTY)
+        return Choice(s, _DOES[item])
+
+    def _edit_mission(self, key: KeyName, s: Settings) -> Settings:
+        turns, mistakes = s.mission.turns, s.mission.mistakes
+        step = {KeyName.CLUE: 1, KeyName.PASS: -1}.get(key, 0)
+        if self.editing == "turns":
+            turns = min(max(turns + step, 1), MAX_TURNS)
+            mistakes = min(mistakes, turns)
+        else:
+            mistakes = min(max(mistakes + step, 0), turns)
+        if key is KeyName.MENU:
+            self.editing = "mistakes" if self.editing == "turns" else None
+        elif key is KeyName.UNDO:
+            self.editing = None
+        self.custom = self.editing is None
+        return replace(s, mission=Mission(turns, mistakes))
+
+
+# The entries that only ask something of the stand.
+_DOES = {Item.CALIBRATE: Do.CALIBRATE, Item.HISTORY: Do.HISTORY, Item.CLOSE: Do.CLOSE}

@@ -1,0 +1,120 @@
+"""What the next new game is played with, and each seat's language: the menu's
+choices, as the stand keeps them and as settings.json saves them.
+
+No I/O: the stand hands the store what `Settings.saved` gives and reads back
+what `Settings.loaded` checks; `Unsaved` keeps the choices the disk refused
+until a retry saves them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import games, rules
+from .rules import Mission, Seat
+
+log = logging.getLogger(__name__)
+
+UNDO_WINDOW = 5.0
+LANGUAGES = ("en", "de", "ru")
+SAVE_RETRY = 5.0  # seconds between tries to save settings the disk refused
+# The turn timer's lengths the menu offers, in seconds (0: off, the default).
+TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
+MISSIONS = (
+    rules.Mission(9, 9),
+    rules.Mission(10, 10),
+    rules.Mission(11, 11),
+    rules.NAMED["moscow"],
+    rules.NAMED["cairo"],
+    rules.NAMED["jakarta"],
+    rules.NAMED["singapore"],
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the next new game is played with, and each seat's language."""
+
+    game: str = games.DEFAULT  # the game the next new game is (a games.NAMES name)
+    mission: Mission = rules.STANDARD
+    loose_order: bool = False
+    first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
+    lang: tuple[str, str] = ("en", "en")  # seat A, seat B
+    undo_window: float = UNDO_WINDOW
+    # How long the end screen holds back the key, so both seats can still undo a
+    # stray last touch: once they have seen the whole card the game cannot go on.
+    reveal_delay: float = 10.0
+    timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
+
+    def lang_of(self, seat: Seat) -> str:
+        return self.lang[0 if seat is Seat.A else 1]
+
+    @property
+    def options(self) -> games.Options:
+        return games.Options(self.mission, self.loose_order, self.first)
+
+    def saved(self) -> dict[str, Any]:
+        """The choices settings.json keeps (the delays are the build's, not the menu's)."""
+        return {
+            "game": self.game,
+            "mission": str(self.mission),
+            "loose_order": self.loose_order,
+            "first": self.first.value if self.first else None,
+            "lang": list(self.lang),
+            "timer": self.timer,
+        }
+
+    def loaded(self, data: dict[str, Any]) -> Settings:
+        """These settings with the saved choices in `data`, each checked; a bad one
+        keeps its value here and the log names it."""
+        s = self
+        if data.get("game", s.game) in games.NAMES:
+            s = replace(s, game=data.get("game", s.game))
+        else:
+            log.warning("settings.json: game %r: expected one of %s", data["game"], games.NAMES)
+        try:
+            s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
+        except ValueError as e:
+            log.warning("settings.json: mission: %s; kept %s", e, s.mission)
+        if data.get("timer", s.timer) in TIMER_CHOICES:
+            s = replace(s, timer=data.get("timer", s.timer))
+        else:
+            log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
+        if isinstance(data.get("loose_order"), bool):
+            s = replace(s, loose_order=data["loose_order"])
+        if data.get("first") in (None, "A", "B"):
+            s = replace(s, first=Seat(data["first"]) if data.get("first") else None)
+        langs = data.get("lang")
+        if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
+            s = replace(s, lang=(langs[0], langs[1]))
+        return s
+
+
+@dataclass
+class Unsaved:
+    """Choices the disk refused: they hold for this run and are tried again every
+    `SAVE_RETRY` seconds until saved. `seats` are the seats whose screens say so
+    (None: a start-up choice); when the last try was is no screen's business."""
+
+    seats: set[Seat | None] = field(default_factory=set)
+    tried_at: float | None = field(default=None, compare=False)
+
+    def due(self, now: float) -> bool:
+        """Whether there is something to save and it is time to try again."""
+        tried = self.tried_at
+        return bool(self.seats) and (tried is None or now - tried >= SAVE_RETRY)
+
+    def tried(self, now: float | None, error: OSError | None) -> bool:
+        """Note one try to save (at `now`; None: not by the clock) and how it went;
+        True if saved. The failure is logged once, the saving after it too."""
+        self.tried_at = now
+        if error is not None:
+            if not self.seats:
+                log.error("cannot save the settings (%s); tried again until there is room", error)
+            return False
+        if self.seats:
+            log.info("the settings are saved")
+            self.seats.clear()
+        return True
