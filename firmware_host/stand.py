@@ -392,7 +392,7 @@ class Stand:
             return None
         if self.game.cursor_seat(self.state) is not seat:
             return None
-        return self.cursors.get(seat, cursor.start(seat))
+        return self.cursors.get(seat, cursor.start(seat, self.game.grid))
 
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
         if self.calibrating is not None and press.key is KeyName.UNDO and not press.long:
@@ -400,7 +400,7 @@ class Stand:
             return
         at = self.cursor_of(seat)
         if at is not None:
-            moved = cursor.move(seat, at, press)
+            moved = cursor.move(seat, at, press, self.game.grid)
             if moved is not None:
                 self.cursors[seat] = moved
                 return
