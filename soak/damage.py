@@ -111,6 +111,11 @@ def _original(ctx: Context, name: str) -> Original:
         fixed = dict(data)
         fixed.update({k: v for k, v in (("id", "0a1b2c3d4e5f"), ("at", FIXED_AT)) if k in fixed})
         records.append(fixed)
+    return original_of(name, records)
+
+
+def original_of(name: str, records: list[dict[str, Any]]) -> Original:
+    """The journal of `records` as journal.py writes one, with each record's line."""
     lines = [encode(seq, data) for seq, data in enumerate(records)]
     spans, at = [], 0
     for line in lines:
