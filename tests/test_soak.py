@@ -183,3 +183,24 @@ def test_a_quick_damage_run_writes_every_figure(tmp_path: Path) -> None:
     )
     text = (tmp_path / "r.md").read_text()
     assert text.startswith("# Reliability") and "| damage |" in text and "seed: 1" in text
+
+
+# -- a full disk's checks (the tmpfs itself is `make soak`'s) ------------------------------
+
+
+def test_a_game_in_play_with_an_end_record_or_settings_not_saved_are_named(
+    tmp_path: Path,
+) -> None:
+    import disk
+
+    t = disk.Table(tmp_path / "state")
+    disk._played(t)
+    before, records = t.seen(), load_journal(tmp_path / "state" / "current.journal").records
+    kept = [data for _seq, data in records]
+    assert disk._durable(t, before, kept) == [] and disk._settings_saved(t)
+    t.stand.settings = disk.Settings(lang=("de", "en"))  # shown, never saved
+    assert not disk._settings_saved(t)
+    with Journal.open(tmp_path / "state" / "current.journal")[0] as journal:
+        journal.append({"t": "end", "at": AT, "result": "playing"})  # as a refused New game left it
+    assert [k for k, _ in disk._durable(t, before, kept)] == ["lost"]
+    t.stand.store.close()
