@@ -208,8 +208,9 @@ def _one(ctx: Context, tally: Tally, scratch: Path, v: Variant, *, store: bool) 
     problems: dict[str, list[str]] = {}
     for kind, what in judge(v, got, after, _copies(folder, path)):
         problems.setdefault(kind, []).append(what)
+    said = loaded.said.replace(str(folder), "<dir>")
     for kind, whats in problems.items():  # a variant fails each figure once
-        _fail(ctx, tally, v, kind, "; ".join(whats), said=loaded.said)
+        _fail(ctx, tally, v, kind, "; ".join(whats), said=said)
     try:
         again = load_journal(path)
         if [d for _s, d in again.records] != got or path.read_bytes() != after:
@@ -310,7 +311,7 @@ def _fail(ctx: Context, tally: Tally, v: Variant, kind: str, what: str, said: st
     note = folder / "what.txt"
     note.write_text(f"{v.case}: {kind}: {what}\nthe loader said: {said}\n")
     tally.fail(
-        v.case, kind, what + (f" (the loader said: {said[:160]})" if said else ""), keep=[bad, note]
+        v.case, kind, what + (f" (the loader said: {said[:200]})" if said else ""), keep=[bad, note]
     )
 
 

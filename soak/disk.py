@@ -239,10 +239,11 @@ def _steps(
 ) -> None:
     """The step on the full disk, then space again, each checked (into `problems`)."""
     step(t)
-    took = _visible(t) == _visible(twin) and _settings_saved(t)
+    as_twin = _visible(t) == _visible(twin)
     problems += _durable(t, before, records)
-    if not took and not t.told(twin):
-        problems.append(("untold", "the step did not take effect and the screen does not say so"))
+    if not (as_twin and _settings_saved(t)) and not t.told(twin):
+        what = "shown as taken, but not saved" if as_twin else "not taken"
+        problems.append(("untold", f"the step was {what} ({_said(t)}); the screen says nothing"))
     if t.menu_game() != f"game_{t.stand.game.name}":
         problems.append(
             ("changed", f"the menu shows {t.menu_game()} while {t.stand.game.name} is in play")
@@ -295,6 +296,14 @@ def _durable(t: Table, before: Any, records: list[Any]) -> list[tuple[str, str]]
     if any(r.get("t") == "end" for r in now):
         return [("changed", "the game in play's journal has an end record")]
     return []
+
+
+def _said(t: Table) -> str:
+    saved, s = _saved(t.root), t.stand.settings
+    return (
+        f"shown: {s.game}, languages {'/'.join(s.lang)}; saved: {saved.get('game', t.game)}, "
+        f"languages {'/'.join(saved.get('lang', ['en', 'en']))}"
+    )
 
 
 def _settings_saved(t: Table) -> bool:

@@ -73,6 +73,10 @@ def markdown(r: dict[str, Any]) -> str:
         '(`make soak SOAK_ARGS="--seed S --only CATEGORY --case CASE"`). The goal is 0 lost,',
         "0 changed, 0 stranded, 0 phantom touches and 0 double touches in every category (and",
         "never a crash, never a step that did not take effect without the screen saying so).",
+        "A kill chain's repro replays its seeded builds, scripts and kill moments; what the",
+        "stand had done by each moment varies from run to run, so it may take a few runs.",
+        "`--minutes N` sets the budget (the kill chains take what the others leave), `--quick`",
+        "runs a little of each category.",
         "",
         f"- date: {r['date']}",
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['arch']}, {m['python']}, {m['system']}"

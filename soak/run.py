@@ -1,7 +1,7 @@
 """`make soak`: the stand's own crash, damage and fault harness, figures written
 to docs/reliability.md and soak/results.json.
 
-    .venv/bin/python soak/run.py [--minutes 29] [--quick] [--seed N]
+    .venv/bin/python soak/run.py [--minutes 28] [--quick] [--seed N]
                                  [--only kill,damage,disk,faults] [--case CASE]
 
 Four categories, each in its own module (docs/reliability.md says what each
@@ -40,7 +40,7 @@ CATEGORIES = ("damage", "disk", "faults", "kill")
 FAMILY = {
     "kill": lambda case: case.split(":")[0],
     "damage": lambda case: ":".join(case.split(":")[1 : 3 if ":craft:" in case else 2]),
-    "disk": lambda case: ":".join(case.split(":")[:2]) + " pages",
+    "disk": lambda case: case.split(":")[0],
     "faults": lambda case: ":".join(case.split(":")[: 3 if case.startswith("panel:") else 2]),
 }
 FLOOR = {"damage": 30, "disk": 60, "faults": 180, "kill": 0}  # seconds, budget allowing
@@ -49,7 +49,7 @@ SHARE = {"damage": 0.08, "disk": 0.04, "faults": 0.22, "kill": 1.0}  # of what i
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--minutes", type=float, default=29.0, help="the time budget (default 29)")
+    ap.add_argument("--minutes", type=float, default=28.0, help="the time budget (default 28)")
     ap.add_argument("--quick", action="store_true", help="a little of each category")
     ap.add_argument("--seed", type=int, help="default: a new one, printed")
     ap.add_argument("--only", help="comma-separated categories: " + ", ".join(CATEGORIES))
