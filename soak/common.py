@@ -152,7 +152,8 @@ class Tally:
         self.families[family] += 1
         kept = None
         if keep and self.kinds[kind] <= KEPT_FAILURES:
-            kept = str(self._keep(case, kind, keep))
+            folder = self._keep(case, kind, keep)
+            kept = str(folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder)
         failure = Failure(self.category, case, kind, what, repro or self.repro(case), kept)
         self.failures.append(failure)
         self.examples.setdefault(family, failure)

@@ -129,6 +129,12 @@ def _variants(ctx: Context, originals: list[Original]) -> Iterator[Variant]:
         yield from _cuts(o, ctx.quick)
         yield from _bits(o, ctx.quick)
         yield from crafted.variants(o, ctx.quick)
+    if ctx.case is not None:  # one case: the random variant it names, if it is one
+        name, _, index = ctx.case.partition(":random:")
+        found = [o for o in originals if o.name == name]
+        if found and index.isdigit():
+            yield _random(found[0], ctx.case, case_rng(ctx.seed, "damage", name, int(index)))
+        return
     i = 0
     while i < (50 if ctx.quick else RANDOM_AT_LEAST) or (not ctx.quick and ctx.left() > 0):
         o = originals[i % len(originals)]

@@ -136,6 +136,7 @@ def _cut(ctx: Context, tally: Tally, chain: Chain, lock: threading.Lock, *, kill
         with lock:
             tally.add("cuts")
             tally.add("cuts_during_start" if early else "cuts_after_ready")
+            tally.add(f"cuts_{build}")
     else:
         with lock:
             tally.add("runs_ended")
