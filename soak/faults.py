@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -55,7 +56,11 @@ def _grids(ctx: Context, tally: Tally) -> None:
     kinds = [("serial", k) for k in grids.SERIAL_KINDS] + [
         ("mpr121", k) for k in grids.MPR121_KINDS
     ]
-    for n in itertools.count():
+    named = (ctx.case or "").split(":")
+    rounds: Iterable[int] = itertools.count()
+    if len(named) == 3 and named[2].isdigit():  # one case: its own round only
+        rounds = [int(named[2])]
+    for n in rounds:
         for grid, kind in kinds:
             case = f"{grid}:{kind}:{n}"
             if not ctx.wants(case):
