@@ -13,7 +13,7 @@ ANALYZE := /usr/bin/systemd-analyze
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools micropython install-pi bench appliance-check
+.PHONY: test sim lint venv clean browser systemd-tools micropython install-pi bench soak appliance-check
 
 venv: $(STAMP)
 
@@ -98,6 +98,13 @@ sim: $(STAMP)
 # Every figure in BENCHMARKS.md and bench/results.json, measured in one run.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# The stand's own crash, damage and fault harness: SIGKILL chains, damaged
+# journals, a full disk (root: a tmpfs), grid and panel faults; figures in
+# docs/reliability.md and soak/results.json. Not in `make test`. 28 minutes by
+# default; SOAK_ARGS passes more, e.g. SOAK_ARGS="--minutes 5" or "--quick".
+soak: $(STAMP)
+	$(BIN)/python soak/run.py $(SOAK_ARGS)
 
 # README "Build one" on a booted Debian 12 root (systemd-nspawn; arm64 through
 # qemu-user-static), proven from outside: docs/appliance.md. Root; not in `make test`.

@@ -1,0 +1,137 @@
+"""docs/reliability.md from soak/results.json's figures, each against its goal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from common import GOALS
+
+COLUMNS = (*GOALS, "crashes", "untold")
+AT_LEAST = {"kill": ("cuts", 1000), "damage": ("variants", 10000)}
+WHAT = {
+    "kill": "SIGKILL chains: `keystand run` killed at random moments and started again on the "
+    "same state dir, across the builds (desktop; minimal, touch-serial, touch-mpr121 "
+    "emulated) and both games. After each cut every frame a panel finished showing "
+    "(`--shown-log`) is in its game's journal; every record sound before the run is there "
+    "unchanged; what the run journaled is a prefix of what its script makes of the game "
+    "(soak/oracle.py); `keystand state` loads the state dir; settings and history parse.",
+    "damage": "Damaged journals, loaded as the stand loads one on start: every truncation "
+    "point and every bit of the last two records of a Duet and a classic journal the stand "
+    "wrote, crafted records with sound CRCs (soak/crafted.py), random byte damage. Never a "
+    "crash, never a changed or invented record, never a sound record dropped, every cut kept "
+    "aside (a torn tail excepted); a sample goes through the stand's start and `keystand state`.",
+    "disk": "A full disk on a 1 MB tmpfs, 0 to 16 pages freed: play, New game, Game switch "
+    "(both games), a language, and New game when history.jsonl holds 400 lines (its rewrite); "
+    "each step checked against the same step with room (its twin), then space given back and "
+    "the stand restarted (soak/disk.py).",
+    "faults": "The serial grid (a real pty, the firmware's logic) and the MPR121 (emulated "
+    "chips) through their drivers: garbage, partial frames, long lines, noise, unplug and "
+    "replug, a flaky bus, and a finger held across a replug, a silent board, a reboot, a chip "
+    "reset; whole games on emulated touch builds with `--emulate-fault grid:noise`; panels with "
+    "`--emulate-fault A:busy-stuck` and `B:unplugged` (soak/faults.py, soak/grids.py).",
+}
+
+
+def one_line(figures: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in figures.items() if isinstance(v, int))
+
+
+def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for name, f in r["categories"].items():
+        bad = {c: f.get(c, 0) for c in COLUMNS if f.get(c, 0)}
+        skipped = next((n for n in f.get("notes", []) if n.startswith("skipped")), None)
+        figure = ", ".join(f"{k} {v:,}" for k, v in bad.items()) or "all 0"
+        out.append(
+            {
+                "goal": f"{name}: 0 in every figure ({', '.join(COLUMNS)})",
+                "figure": skipped or figure,
+                "met": not bad and skipped is None,
+            }
+        )
+        if name in AT_LEAST and not r.get("quick"):
+            key, least = AT_LEAST[name]
+            out.append(
+                {
+                    "goal": f"{name}: at least {least:,} {key}",
+                    "figure": f"{f.get(key, 0):,}",
+                    "met": f.get(key, 0) >= least,
+                }
+            )
+    return out
+
+
+def markdown(r: dict[str, Any]) -> str:
+    m = r["machine"]
+    lines = [
+        "# Reliability",
+        "",
+        "Written by `make soak` (soak/run.py); the same figures are in `soak/results.json`.",
+        "The stand's own crash, damage and fault harness, in the spirit of SQLite's crash",
+        "tests: not part of `make test`. Every failure names its case, keeps what it found",
+        "under `soak/kept/` and prints the one command that reproduces it",
+        '(`make soak SOAK_ARGS="--seed S --only CATEGORY --case CASE"`). The goal is 0 lost,',
+        "0 changed, 0 stranded, 0 phantom touches and 0 double touches in every category (and",
+        "never a crash, never a step that did not take effect without the screen saying so).",
+        "A kill chain's repro replays its seeded builds, scripts and kill moments; what the",
+        "stand had done by each moment varies from run to run, so it may take a few runs.",
+        "`--minutes N` sets the budget (the kill chains take what the others leave), `--quick`",
+        "runs a little of each category.",
+        "",
+        f"- date: {r['date']}",
+        f"- machine: {m['cpu']}, {m['cores']} cores, {m['arch']}, {m['python']}, {m['system']}"
+        + ("" if m["root"] else " (not root: the full-disk scenarios skipped)"),
+        f"- command: `{r['command']}  # .venv/bin/python soak/run.py` ({r['seconds']:g} s)",
+        f"- seed: {r['seed']}",
+        "",
+        "## Goals",
+        "",
+        "| category | ran | " + " | ".join(COLUMNS) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in COLUMNS) + " |",
+    ]
+    for name, f in r["categories"].items():
+        cells = [_bold(f.get(c, 0)) for c in COLUMNS]
+        lines.append(f"| {name} | {_ran(name, f)} | " + " | ".join(cells) + " |")
+    lines += ["", "| goal | measured | met |", "| --- | --- | --- |"]
+    for g in r["goals"]:
+        lines.append(f"| {g['goal']} | {g['figure']} | {'yes' if g['met'] else '**no**'} |")
+    lines += ["", "## What fails", ""]
+    failing = False
+    for name, f in r["categories"].items():
+        for family, n in f.get("failing", {}).items():
+            failing = True
+            first = f.get("examples", {}).get(family)
+            example = f": {first['what']} (`{first['repro']}`)" if first else ""
+            lines.append(f"- {name}, {n} x {family}{example}")
+    if not failing:
+        lines.append("Nothing.")
+    for name, f in r["categories"].items():
+        lines += ["", f"## {name}", "", WHAT[name], ""]
+        for note in f.get("notes", []):
+            lines.append(f"- {note}")
+        lines += ["", "| figure | count |", "| --- | --- |"]
+        for key, value in f.items():
+            if isinstance(value, int | float) and key != "failures_total":
+                lines.append(f"| {key} | {value:,} |")
+    return "\n".join(lines) + "\n"
+
+
+def _ran(name: str, f: dict[str, Any]) -> str:
+    skipped = next((str(n) for n in f.get("notes", []) if n.startswith("skipped")), None)
+    if skipped:
+        return skipped
+    if name == "kill":
+        return f"{f.get('cuts', 0):,} cuts, {f.get('shown_frames_checked', 0):,} shown frames"
+    if name == "damage":
+        return f"{f.get('variants', 0):,} variants"
+    if name == "disk":
+        return f"{f.get('scenarios', 0):,} scenarios"
+    contacts = f.get("serial_contacts", 0) + f.get("mpr121_contacts", 0)
+    return (
+        f"{contacts:,} grid contacts, {f.get('noise_runs', 0)} noisy games, "
+        f"{f.get('panel_runs', 0)} panel faults"
+    )
+
+
+def _bold(n: int) -> str:
+    return f"**{n:,}**" if n else "0"

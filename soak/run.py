@@ -1,0 +1,155 @@
+"""`make soak`: the stand's own crash, damage and fault harness, figures written
+to docs/reliability.md and soak/results.json.
+
+    .venv/bin/python soak/run.py [--minutes 28] [--quick] [--seed N]
+                                 [--only kill,damage,disk,faults] [--case CASE]
+
+Four categories, each in its own module (docs/reliability.md says what each
+checks): `kill` (SIGKILL chains across the builds and both games), `damage`
+(damaged journals), `disk` (a full disk on a small tmpfs; root only) and
+`faults` (the grids' and the panels' faults). The time budget is shared out,
+the kill chains last taking what is left. A failure says which case, keeps
+what it found under soak/kept/ and prints the one command that reproduces it.
+The figures files are written only by a whole run (no --only, --case or
+--quick) unless --markdown or --json name where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import logging
+import random
+import shlex
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import damage
+import disk
+import faults
+import kill
+import report
+from common import ROOT, Context, Tally, dump, machine
+
+CATEGORIES = ("damage", "disk", "faults", "kill")
+# How failures are grouped in the summary: by chain, variant, scenario and pages, fault.
+FAMILY = {
+    "kill": lambda case: case.split(":")[0],
+    "damage": lambda case: ":".join(case.split(":")[1 : 3 if ":craft:" in case else 2]),
+    "disk": lambda case: case.split(":")[0],
+    "faults": lambda case: ":".join(case.split(":")[: 3 if case.startswith("panel:") else 2]),
+}
+FLOOR = {"damage": 30, "disk": 60, "faults": 180, "kill": 0}  # seconds, budget allowing
+SHARE = {"damage": 0.08, "disk": 0.04, "faults": 0.22, "kill": 1.0}  # of what is left
+
+
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=28.0, help="the time budget (default 28)")
+    ap.add_argument("--quick", action="store_true", help="a little of each category")
+    ap.add_argument("--seed", type=int, help="default: a new one, printed")
+    ap.add_argument("--only", help="comma-separated categories: " + ", ".join(CATEGORIES))
+    ap.add_argument("--case", help="one case of the one category --only names (a repro)")
+    ap.add_argument("--cuts", type=int, help="kill: cuts per chain, then stop")
+    ap.add_argument("--jobs", type=int, default=2, help="kill chains run at once (default 2)")
+    ap.add_argument("--keep", type=Path, default=ROOT / "soak" / "kept", help="failures' files")
+    ap.add_argument("--markdown", type=Path, help="default: docs/reliability.md (a whole run)")
+    ap.add_argument("--json", type=Path, help="default: soak/results.json (a whole run)")
+    args = ap.parse_args(argv)
+    only = args.only.split(",") if args.only else list(CATEGORIES)
+    unknown = [c for c in only if c not in CATEGORIES]
+    if unknown:
+        ap.error(f"--only {args.only}: unknown {', '.join(unknown)} (of {', '.join(CATEGORIES)})")
+    if args.case and len(only) != 1:
+        ap.error("--case needs --only naming one category")
+    if args.minutes <= 0:
+        ap.error(f"--minutes {args.minutes:g}: above 0")
+    args.only = [c for c in CATEGORIES if c in only]
+    whole = not (args.quick or args.case or args.cuts or len(only) < len(CATEGORIES))
+    args.markdown = args.markdown or (ROOT / "docs" / "reliability.md" if whole else None)
+    args.json = args.json or (ROOT / "soak" / "results.json" if whole else None)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _args(argv)
+    # The stand's own log lines from in-process starts (a repaired journal, a full
+    # disk) are what the soak provokes; its failures say what matters.
+    logging.getLogger("keystand").addHandler(logging.NullHandler())
+    logging.getLogger("keystand").propagate = False
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    command = "make soak" + (
+        f' SOAK_ARGS="{shlex.join(argv if argv is not None else sys.argv[1:])}"'
+        if (argv if argv is not None else sys.argv[1:])
+        else ""
+    )
+    print(f"soak: seed {seed} ({args.minutes:g} minutes{', quick' if args.quick else ''})")
+    started = time.monotonic()
+    end = started + args.minutes * 60
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    work = Path(tempfile.mkdtemp(prefix=f"keystand-soak-{seed}-"))
+    ctx = Context(seed, args.quick, work, args.keep / f"{stamp}-seed{seed}", case=args.case)
+    ctx.limit = args.cuts
+    results: dict[str, Any] = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "command": command,
+        "seed": seed,
+        "minutes": args.minutes,
+        "quick": args.quick,
+        "categories": {},
+    }
+    try:
+        for n, category in enumerate(args.only):
+            left = end - time.monotonic()
+            later = len(args.only) - n - 1
+            share = (
+                left if not later else max(left * SHARE[category], min(FLOOR[category], left / 2))
+            )
+            ctx.deadline = time.monotonic() + max(share, 0.0)
+            tally = Tally(category, ctx, family=FAMILY[category])
+            print(f"soak: {category} ({share / 60:.1f} minutes at most) ...", flush=True)
+            began = time.monotonic()
+            _category(category, ctx, tally, args.jobs)
+            figures = tally.figures()
+            figures["seconds"] = round(time.monotonic() - began, 1)
+            results["categories"][category] = figures
+            print(f"soak: {category}: {report.one_line(figures)}", flush=True)
+            for family, n in figures["failing"].items():
+                print(f"soak:   {n} x {family}", flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    results["seconds"] = round(time.monotonic() - started, 1)
+    results["goals"] = report.goals(results)
+    failed = sum(c.get("failures_total", 0) for c in results["categories"].values())
+    if args.json:
+        dump(args.json, results)
+    if args.markdown:
+        args.markdown.write_text(report.markdown(results))
+    written = " and ".join(str(p) for p in (args.markdown, args.json) if p)
+    print(
+        f"soak: {failed} failure(s) in {results['seconds']:g} s"
+        + (f"; figures in {written}" if written else "")
+        + (f"; kept under {ctx.kept}" if ctx.kept.exists() else ""),
+        flush=True,
+    )
+    return 1 if failed else 0
+
+
+def _category(category: str, ctx: Context, tally: Tally, jobs: int) -> None:
+    if category == "kill":
+        kill.run(ctx, tally, jobs)
+    elif category == "damage":
+        damage.run(ctx, tally)
+    elif category == "disk":
+        disk.run(ctx, tally)
+    else:
+        faults.run(ctx, tally)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
