@@ -140,12 +140,16 @@ def variants(o: Original, quick: bool) -> Iterator[Variant]:
                 if pos == n and where != "end":
                     continue
                 follow = rest if sound is not False else []
+                # In front of record `pos`, a crafted record the loader cuts may be
+                # passed over: the original records from `pos` on follow in sequence.
+                resync = (kept + o.records[pos:],) if where == "before" and not sound else ()
                 yield Variant(
                     f"{o.name}:craft:{name}:{where}:{pos}",
                     head + crafted + tail,
                     must + (len(follow) if sound else 0),
                     kept + one + follow,
                     torn_ok=torn and where == "end",
+                    alternatives=resync,
                 )
     for name, head_record in STARTS.items():
         yield Variant(

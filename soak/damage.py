@@ -58,6 +58,9 @@ class Variant:
     keep: int  # records a sound loader must keep
     allowed: list[dict[str, Any]]  # the records it may give, at most
     torn_ok: bool = False  # what is cut may go uncopied (a torn tail)
+    # Other lists a loader may give as rightly: past bytes that are no record, the
+    # original records that follow in sequence (a loader may pick up again there).
+    alternatives: tuple[list[dict[str, Any]], ...] = ()
 
 
 def run(ctx: Context, tally: Tally) -> None:
@@ -233,15 +236,15 @@ def judge(
     """What is wrong with loading `v`: it gave `got`, left `after` in the file and
     these copies beside it."""
     problems = []
-    for n, record in enumerate(got):
-        if n >= len(v.allowed):
-            problems.append(("changed", f"record {n} invented: {str(record)[:120]}"))
-            break
-        if record != v.allowed[n]:
-            problems.append(
-                ("changed", f"record {n} is {str(record)[:100]}, was {str(v.allowed[n])[:100]}")
-            )
-            break
+    if not any(got == alt[: len(got)] for alt in v.alternatives):
+        for n, record in enumerate(got):
+            if n >= len(v.allowed):
+                problems.append(("changed", f"record {n} invented: {str(record)[:120]}"))
+                break
+            if record != v.allowed[n]:
+                was = str(v.allowed[n])[:100]
+                problems.append(("changed", f"record {n} is {str(record)[:100]}, was {was}"))
+                break
     if len(got) < v.keep:
         problems.append(
             ("lost", f"{v.keep - len(got)} sound record(s) dropped: kept {len(got)} of {v.keep}")
