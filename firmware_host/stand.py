@@ -175,6 +175,12 @@ class Stand:
             self.new_game()
         else:
             self.state = resumed.state
+            if game is None and self.game.name != self.settings.game:
+                # The journal is what took effect: a switch whose setting the disk
+                # refused (or lost to a restart) must not name the other game.
+                self.settings = replace(self.settings, game=self.game.name)
+                if not self._save_settings():
+                    self.saving.seats.add(None)
             started = self.game.options_of(resumed.state)
             if not saved and started is not None:
                 # A state dir from before settings were kept: the game's own.
@@ -457,6 +463,8 @@ class Stand:
                 self.fault = str(e)
                 return None
             self.fault = None
+            if self.unsaved:  # the disk took a record: room for the settings it refused
+                self._save_settings(now)
             self.repaired = None  # the players have gone on from what was repaired
             self.penalty_pending = False
             if not game.playing(state) and was_playing:

@@ -250,8 +250,9 @@ def _steps(
         )
     if order == "restart-first":
         shown = t.seen()
+        told = bool(t.stand.unsaved)  # the screens said the setting is not saved yet
         t.restart()
-        problems += _same(t, shown, "a restart on the full disk")
+        problems += _same(t, shown, "a restart on the full disk", settings_told=told)
     filler.unlink()
     problems += _back(t)
     shown = t.seen()
@@ -344,12 +345,14 @@ def _back(t: Table) -> list[tuple[str, str]]:
     return []
 
 
-def _same(t: Table, shown: Any, when: str) -> list[tuple[str, str]]:
+def _same(t: Table, shown: Any, when: str, *, settings_told: bool = False) -> list[tuple[str, str]]:
+    """The restart comes back to what was shown; a setting the screens said was not
+    saved yet may be lost to a restart before there is room for it."""
     now = t.seen()
     problems = []
     if now[1] != shown[1] or now[0] != shown[0]:
         problems.append(("lost", f"{when} comes back to game {now[1]}, not {shown[1]} as shown"))
-    if now[2] != shown[2]:
+    if now[2] != shown[2] and not settings_told:
         problems.append(("lost", f"{when} comes back with languages {now[2]}, shown {shown[2]}"))
     if now[3] != shown[3]:
         problems.append(("changed", f"{when} comes back with next game {now[3]}, shown {shown[3]}"))

@@ -266,3 +266,18 @@ def test_a_history_that_is_a_folder_is_one_line_and_an_empty_page(
     assert menu.history == []
     assert "cannot read the history" in caplog.text and "Traceback" not in caplog.text
     assert not stand.new_game() and stand.fault  # nowhere to write its line: the game stays
+
+
+def test_a_game_switch_whose_setting_was_lost_boots_naming_the_game_in_play(
+    tmp_path: Path,
+) -> None:
+    """The switch dealt a classic game but settings.json still says duet (the disk
+    refused it, then a restart): the stand boots naming the game in play, so the
+    menu's Game entry switches away from what is on the table."""
+    stand = stand_on(tmp_path)
+    assert stand.new_game("classic")
+    stand.store.close()
+    (tmp_path / "settings.json").write_text(json.dumps({"game": "duet"}))
+    again = stand_on(tmp_path, seed=90)
+    assert isinstance(again.state, Classic) and again.settings.game == "classic"
+    assert json.loads((tmp_path / "settings.json").read_text())["game"] == "classic"
