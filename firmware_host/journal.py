@@ -142,10 +142,12 @@ class Loaded:
 @dataclass(frozen=True)
 class Recovery:
     """What `Journal.open` found and repaired, and where it first kept the whole
-    file aside (if anything but a torn tail was cut)."""
+    file aside: `damaged_copy` if anything but a torn tail was cut (the screens
+    say so), else `torn_copy` if a torn tail was (said only in the log)."""
 
     loaded: Loaded = Loaded((), b"")
     damaged_copy: Path | None = None
+    torn_copy: Path | None = None
 
     @property
     def clean(self) -> bool:
@@ -167,9 +169,11 @@ class Recovery:
         return next((c.seq for c in self.loaded.cuts if not c.torn), None)
 
     def __str__(self) -> str:
-        if self.damaged_copy is None:
-            return self.loaded.reason
-        return f"{self.loaded.reason}; the whole file was first copied to {self.damaged_copy}"
+        if self.damaged_copy is not None:
+            return f"{self.loaded.reason}; the whole file was first copied to {self.damaged_copy}"
+        if self.torn_copy is not None:
+            return f"{self.loaded.reason} (the file as found is kept at {self.torn_copy})"
+        return self.loaded.reason
 
 
 def load(buf: bytes) -> Loaded:
@@ -196,7 +200,11 @@ def load(buf: bytes) -> Loaded:
             ended = buf[end : end + 1] == b"\n"
             offset = end + ended
             continue
-        found = _next_sound(buf, offset + 1, seq)
+        # Past bytes that are no record, pick up again at record `seq`; past a
+        # sound record of another number (two records claim one place), never:
+        # which one is the game's cannot be told, so all from here on is cut.
+        conflict = _sound_any(buf, offset) is not None
+        found = None if conflict else _next_sound(buf, offset + 1, seq)
         stop = len(buf) if found is None else found
         tail = found is None
         torn = tail and ended and _torn(buf[offset:], seq)
@@ -226,6 +234,12 @@ def _sound(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
     except (ValueError, RecursionError):  # a sound CRC over a payload keystand never wrote
         return None
     return (Record(seq, data), end) if isinstance(data, dict) else None
+
+
+def _sound_any(buf: bytes, offset: int) -> tuple[Record, int] | None:
+    """A sound record of whatever number starts at `offset`, if one does."""
+    head = _HEAD_FORM.fullmatch(buf, offset, offset + _HEAD)
+    return None if head is None else _sound(buf, offset, int(head[1]))
 
 
 def _next_sound(buf: bytes, start: int, seq: int) -> int | None:
@@ -292,12 +306,16 @@ class Journal:
             buf = path.read_bytes()
             loaded = load(buf)
             copy = keep_aside(path) if loaded.damaged else None
+            # A torn tail was never shown, but random damage can look torn: its
+            # bytes are kept too (a copy costs nothing; a loss cannot be undone).
+            torn = any(c.torn for c in loaded.cuts) and copy is None
+            torn_copy = keep_aside(path, "torn") if torn else None
             if buf.startswith(loaded.journal):
                 if len(buf) > len(loaded.journal):
                     cut(path, len(loaded.journal))
             else:  # a line end to write again, maybe records after it
                 rewrite(path, loaded.journal)
-            recovery = Recovery(loaded, copy)
+            recovery = Recovery(loaded, copy, torn_copy)
         records = list(recovery.loaded.records)
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -366,10 +384,10 @@ class Journal:
         return f"<Journal {str(self.path)!r} next_seq={self._next_seq}>"
 
 
-def keep_aside(path: Path) -> Path:
-    """A durable copy of `path` beside it: written, fsynced, its folder fsynced,
-    all before the caller cuts the original."""
-    copy = _free_name(path)
+def keep_aside(path: Path, kind: str = "damaged") -> Path:
+    """A durable copy of `path` beside it (`<name>.<kind>-<n>`): written, fsynced,
+    its folder fsynced, all before the caller cuts the original."""
+    copy = _free_name(path, kind)
     fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # it holds the card
     try:
         with open(path, "rb") as src, os.fdopen(os.dup(fd), "wb") as dst:
@@ -405,8 +423,8 @@ def rewrite(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
-def _free_name(path: Path) -> Path:
+def _free_name(path: Path, kind: str) -> Path:
     n = 1
-    while (copy := path.with_name(f"{path.name}.damaged-{n}")).exists():
+    while (copy := path.with_name(f"{path.name}.{kind}-{n}")).exists():
         n += 1
     return copy

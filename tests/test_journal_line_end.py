@@ -6,6 +6,7 @@ of a record that was truly torn (incomplete, no line end)."""
 
 from __future__ import annotations
 
+import json
 import zlib
 from pathlib import Path
 
@@ -355,3 +356,31 @@ def test_a_line_end_repair_keeps_the_copy_first_and_replaces_in_one_step(
     ]
     assert path.read_bytes() == WHOLE
     assert (tmp_path / "current.journal.damaged-1").read_bytes() == spoiled
+
+
+def test_a_torn_tail_is_cut_as_before_but_its_bytes_are_kept_aside(tmp_path: Path) -> None:
+    """Damage can look torn (bytes lost from the last record's middle, its line end
+    with them): the loader cannot tell, so the bytes are kept, in a copy named as
+    torn; the screens are not told (a power cut is no damage) and the log is."""
+    path = tmp_path / "current.journal"
+    spoiled = WHOLE[:LAST] + LINES[-1][:40] + LINES[-1][60:-1]  # no line end, too short
+    records, recovery = reopen(path, spoiled)
+    assert [r.data for r in records] == RECORDS[:-1] and recovery.damaged_copy is None
+    assert recovery.torn_copy is not None and recovery.torn_copy.read_bytes() == spoiled
+    assert recovery.torn_copy.name == "current.journal.torn-1"
+    assert NOT_SHOWN in str(recovery) and str(recovery.torn_copy) in str(recovery)
+
+
+def test_a_sound_record_that_claims_a_taken_number_stops_the_loader(tmp_path: Path) -> None:
+    """Two sound records with one number: which is the game's cannot be told, so
+    nothing after the second is picked up again (it would follow the wrong one)."""
+    path = tmp_path / "current.journal"
+    impostor = encode(2, {"t": "event", "e": "undo", "at": "2024-01-01T10:00:06"})
+    spoiled = WHOLE[:PREV] + impostor + WHOLE[PREV:]  # record 2 twice, then record 3
+    records, recovery = reopen(path, spoiled)
+    assert [r.data for r in records] == [*RECORDS[:2], impostor_data(impostor)]
+    assert recovery.damaged_copy is not None and recovery.damaged_copy.read_bytes() == spoiled
+
+
+def impostor_data(line: bytes) -> dict:
+    return json.loads(line.split(b" ", 4)[4])
