@@ -60,12 +60,16 @@ class Table:
     now: float = 0.0
     seeds: Any = field(default_factory=lambda: count(100))
     stand: Stand = field(init=False)
+    # The game a Game switch is dealing (the stand names it in its settings only
+    # once the deal is on disk, after the card was asked for).
+    switching_to: str | None = None
 
     def __post_init__(self) -> None:
         self.stand = self._boot()
 
     def _deal(self) -> Any:
-        return games.get(self.stand.settings.game).generate(next(self.seeds))
+        game = self.switching_to or self.stand.settings.game
+        return games.get(game).generate(next(self.seeds))
 
     def _boot(self) -> Stand:
         stand = Stand(Store(self.root), settings=Settings(game=self.game), new_card=self._deal)
@@ -89,9 +93,15 @@ class Table:
         self.press("menu", long=True)
         for _ in range(self.stand.menu_items().index(item)):
             self.press("pass")
-        self.press("menu")
-        if confirm and Seat.A in self.stand.menus:
+        if item is Item.GAME:
+            names = games.NAMES
+            self.switching_to = names[(names.index(self.stand.settings.game) + 1) % len(names)]
+        try:
             self.press("menu")
+            if confirm and Seat.A in self.stand.menus:
+                self.press("menu")
+        finally:
+            self.switching_to = None
 
     def playable(self) -> Any:
         """An input the rules take now (a clue, else a touch), or None."""
