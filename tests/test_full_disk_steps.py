@@ -9,11 +9,11 @@ from __future__ import annotations
 import errno
 import json
 import os
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import tmpfs
 
 from keystand import screens
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
@@ -28,19 +28,8 @@ PAGE = 4096  # tmpfs hands out whole pages
 
 @pytest.fixture
 def disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(mount)],
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}")
-    try:
+    with tmpfs.mounted(tmp_path, "512k") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
 def fill(disk: Path, leave_pages: int = 0) -> Path:
