@@ -18,10 +18,12 @@ from typing import TextIO
 from . import doctor, games, profilecheck, render, run
 from .cliutil import (
     EXIT_USAGE,
+    GAME_HELP,
     HardwareError,
     Parser,
     UsageError,
     add_card_source,
+    add_game,
     load_card,
     path_arg,
     read_bytes,
@@ -31,12 +33,7 @@ from .rules import KeystandError, Mission, Seat
 
 
 def _add_game(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--game",
-        choices=games.NAMES,
-        default=games.DEFAULT,
-        help="duet (the default) or classic Codenames",
-    )
+    add_game(p, default=games.DEFAULT, help=GAME_HELP)
 
 
 __all__ = ["EXIT_USAGE", "UsageError", "main"]

@@ -13,12 +13,14 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
+from . import games
 from .rules import CardError, KeystandError
 
-if TYPE_CHECKING:  # the games import this module: their seam is named for types only
+if TYPE_CHECKING:
     from .games import AnyCard, Game
 
 EXIT_USAGE = 2
+GAME_HELP = "duet (the default), classic, or a game installed beside keystand"
 EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
 # systemd's NOTCONFIGURED: the machine must change first (no GPIO chip or one the
 # user may not open, SPI off or refused, not a Pi); the unit's
@@ -57,6 +59,21 @@ def path_arg(text: str) -> Path:
     if not text:
         raise argparse.ArgumentTypeError("an empty path (is a shell variable unset?)")
     return Path(text)
+
+
+def add_game(p: argparse.ArgumentParser, *, default: str | None, help: str) -> None:
+    """`--game NAME`: a shipped game or one installed beside keystand."""
+    p.add_argument("--game", type=game_name, default=default, metavar="NAME", help=help)
+
+
+def game_name(text: str) -> str:
+    """An argparse type for a game's name; a wrong one is named with the games
+    there are."""
+    if not games.known(text):
+        raise argparse.ArgumentTypeError(
+            f"game {text!r}: expected one of {', '.join(games.names())}"
+        )
+    return text.strip().lower()
 
 
 def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> None:

@@ -102,9 +102,10 @@ class Menu:
             if playing and not self.confirming:
                 self.confirming = True  # a game in play: once more to leave it
                 return Choice(s)
-            if item is Item.GAME:  # Duet <-> classic, and a new game of it at once
-                names = games.NAMES
-                return Choice(s, Do.DEAL, names[(names.index(s.game) + 1) % len(names)])
+            if item is Item.GAME:  # the next game of all there are, dealt at once
+                names = games.names()
+                at = names.index(s.game) if s.game in names else -1
+                return Choice(s, Do.DEAL, names[(at + 1) % len(names)])
             return Choice(s, Do.DEAL)
         if item is Item.MISSION:
             # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.

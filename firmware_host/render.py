@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import games
-from .cliutil import EXIT_USAGE, add_card_source, load_card, read_bytes
+from .cliutil import EXIT_USAGE, GAME_HELP, add_card_source, add_game, load_card, read_bytes
 from .rules import KeystandError, Mission, Seat
 
 if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
@@ -57,12 +57,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="A|B",
         help="whose screen (classic: spymasters or operatives)",
     )
-    p.add_argument(
-        "--game",
-        choices=games.NAMES,
-        default=games.DEFAULT,
-        help="duet (the default) or classic Codenames",
-    )
+    add_game(p, default=games.DEFAULT, help=GAME_HELP)
     p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))
     p.add_argument("--out", required=True, metavar="PNG", help="the PNG (a directory with --all)")
     p.add_argument(

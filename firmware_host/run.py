@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import games, run_plan
-from .cliutil import HardwareError, UsageError, add_card_source, path_arg
+from . import run_plan
+from .cliutil import HardwareError, UsageError, add_card_source, add_game, path_arg
 from .rules import KeystandError
 from .store import default_state_dir
 
@@ -71,11 +71,12 @@ def add_parser(sub: Any) -> None:
         "--script", metavar="FILE", help="feed a script (touch/press/wait lines; - stdin)"
     )
     add_card_source(p, required=False)
-    p.add_argument(
-        "--game",
-        choices=games.NAMES,
-        help="the game of the next new game (default: the menu's last choice, else duet); "
-        "with --game classic, the card and the script are classic's",
+    add_game(
+        p,
+        default=None,
+        help="the game of the next new game: duet, classic, or a game installed beside "
+        "keystand (default: the menu's last choice, else duet); the card and the script "
+        "are read as that game's",
     )
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")

@@ -202,7 +202,9 @@ def game_of(state_dir: Path, asked: str | None, script: bool) -> AnyGame:
         except (JournalError, OSError):
             pass  # start-up says what is wrong with it
     if asked is None:
-        return in_play or games.get(saved if saved in games.NAMES else games.DEFAULT)
+        if not (isinstance(saved, str) and games.known(saved)):
+            saved = games.DEFAULT
+        return in_play or games.get(saved)
     game = games.get(asked)
     if script and in_play is not None and in_play.name != game.name:
         raise UsageError(

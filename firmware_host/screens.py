@@ -134,8 +134,12 @@ def blank(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
 def public(stand: Stand) -> dict[str, Any]:
     """The public record for the simulator page's status line: no key, no side."""
     last = stand.state.last if stand.state else None
+    grid = stand.game.grid
     return {
         "game": stand.store.game_id,
+        # The game's grid: the page deals its words in this shape (a switch of
+        # games in the menu can change it).
+        "grid": {"rows": grid.rows, "cols": grid.cols},
         "state": stand.game.summary(stand.state) if stand.state else None,
         "refused": last.message
         if last is not None and games.refused(last) and stand.refusal_shown

@@ -37,7 +37,7 @@ MISSIONS = (
 class Settings:
     """What the next new game is played with, and each seat's language."""
 
-    game: str = games.DEFAULT  # the game the next new game is (a games.NAMES name)
+    game: str = games.DEFAULT  # the game the next new game is (a name `games.get` takes)
     mission: Mission = rules.STANDARD
     loose_order: bool = False
     first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
@@ -70,10 +70,11 @@ class Settings:
         """These settings with the saved choices in `data`, each checked; a bad one
         keeps its value here and the log names it."""
         s = self
-        if data.get("game", s.game) in games.NAMES:
-            s = replace(s, game=data.get("game", s.game))
+        name = data.get("game", s.game)
+        if isinstance(name, str) and games.known(name):
+            s = replace(s, game=name.strip().lower())
         else:
-            log.warning("settings.json: game %r: expected one of %s", data["game"], games.NAMES)
+            log.warning("settings.json: game %r: expected one of %s", name, games.names())
         try:
             s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
         except ValueError as e:

@@ -287,6 +287,16 @@ class Stand:
                 self._calibrate(event, now)
             elif self._over_and_shown():  # a touch on the end screen: say how to go on
                 self._hint(tuple(Seat), "new_game", now)
+            elif self.state is not None and not self.game.grid.contains(event.row, event.col):
+                # A keyboard line, or a page dealt before a switch of games, can
+                # name a word the game's grid does not have.
+                log.warning(
+                    "touch %d %d: off the %s grid of %s; ignored",
+                    event.row,
+                    event.col,
+                    self.game.grid,
+                    self.game.name,
+                )
             elif self.state is not None:
                 touched = self.game.touch_event(
                     self.state, event.row, event.col, penalty=self.penalty_pending

@@ -94,7 +94,7 @@ class Table:
         for _ in range(self.stand.menu_items().index(item)):
             self.press("pass")
         if item is Item.GAME:
-            names = games.NAMES
+            names = games.names()
             self.switching_to = names[(names.index(self.stand.settings.game) + 1) % len(names)]
         try:
             self.press("menu")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from keystand.games import NAMES, get
+from keystand.games import SHIPPED, get
 from keystand.rules import Grid
 
 
@@ -44,6 +44,6 @@ def test_a_grid_has_whole_positive_sides(bad: object) -> None:
         Grid(bad, 5)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SHIPPED)
 def test_each_shipped_game_names_its_5x5_grid(name: str) -> None:
     assert get(name).grid == Grid(5, 5)

@@ -110,7 +110,7 @@ def test_a_menu_key_is_a_choice_the_stand_carries_out() -> None:
     menu.index = 1
     assert menu.press(KeyName.MENU, s, playing=True).do is Do.STAY  # once more to leave
     other = menu.press(KeyName.MENU, s, playing=True)
-    assert other.do is Do.DEAL and other.game == games.NAMES[1] != s.game
+    assert other.do is Do.DEAL and other.game == games.names()[1] != s.game
     menu.press(KeyName.PASS, s, playing=True)  # a move: the confirmation is gone
     assert menu.item is Item.PENALTY and not menu.confirming
     assert menu.press(KeyName.MENU, s, playing=True).do is Do.STAY

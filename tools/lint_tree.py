@@ -20,12 +20,17 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+# Laid out beside keystand: the test-only practice game (tests/test_practice_game.py),
+# so mypy checks a game from outside keystand against the seam as it checks the
+# shipped ones (pyproject's [tool.mypy] packages names it).
+ALSO = {"keystand_practice": "tests/keystand_practice"}
+
 
 def lay_out(checkout: Path, into: Path) -> dict[str, Path]:
     """Link every file of each package-dir folder under `into` at its import path;
     returns {path under into: path in the checkout} for the messages."""
     config = tomllib.loads((checkout / "pyproject.toml").read_text())
-    mapping = config["tool"]["setuptools"]["package-dir"]
+    mapping = {**config["tool"]["setuptools"]["package-dir"], **ALSO}
     names: dict[str, Path] = {}
     # Longest import names last, so keystand.drivers lands inside keystand.
     for package, folder in sorted(mapping.items(), key=lambda kv: kv[0].count(".")):

@@ -1,4 +1,5 @@
-"""The simulator page: both seats' screens, the 5x5 table to click, the seat keys.
+"""The simulator page: both seats' screens, the table of words to click (the game's
+grid, as the status names it), the seat keys.
 
 A small HTTP server on the loopback address only. It shows what the simulated
 panels show (a frame appears when the panel has finished its refresh, as on the
@@ -173,7 +174,7 @@ class SimulatorPage(InputDriver):
         self.screens = screens
         self.png = png
         self.status = status
-        self.rows, self.cols = rows, cols  # the game's grid: the page deals that many words
+        self.rows, self.cols = rows, cols  # the grid until the status names the game's
         self.emit: Emit = _nowhere
         self._server: _Server | None = None
 
@@ -184,6 +185,16 @@ class SimulatorPage(InputDriver):
         host, port = self._server.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else host
         return f"http://{name}:{port}/"
+
+    def grid(self) -> tuple[int, int]:
+        """(rows, cols) of the game in play, as the published status names it (a
+        switch of games in the menu changes it), else the grid the page was made with."""
+        shape = self.status().get("grid")
+        if isinstance(shape, dict):
+            rows, cols = shape.get("rows"), shape.get("cols")
+            if type(rows) is int and type(cols) is int and rows > 0 and cols > 0:
+                return rows, cols
+        return self.rows, self.cols
 
     def start(self, emit: Emit, report: Report) -> None:
         """Bind and serve; OSError (the port is taken) is raised here, at once."""
@@ -249,8 +260,8 @@ class SimulatorPage(InputDriver):
                             }
                             for seat, f in frames.items()
                         },
-                        "grid": {"rows": page.rows, "cols": page.cols},
                         **page.status(),
+                        "grid": dict(zip(("rows", "cols"), page.grid(), strict=True)),
                     }
                     self._json(HTTPStatus.OK, data)
                 elif path in ("/screen/A.png", "/screen/B.png"):
@@ -276,7 +287,7 @@ class SimulatorPage(InputDriver):
                     self._json(HTTPStatus.BAD_REQUEST, {"error": "send one input line"})
                     return
                 try:
-                    event = _page_event(body, page.rows, page.cols)
+                    event = _page_event(body, *page.grid())
                 except ValueError as e:
                     self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
                     return

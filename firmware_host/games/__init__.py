@@ -11,15 +11,25 @@ Light on purpose (the standard library and the rules): `keystand card new`
 imports it and must not load Pillow. A game's screens load the layouts only
 when a screen is drawn.
 
+The registry is one table and one entry-point group, read in that order: a
+game shipped with keystand is a package here and a line in `SHIPPED`; a game
+packaged on its own is found through the `keystand.games` entry points of the
+distributions installed beside keystand (`name = "package:GAME"`), read only when
+a name is not shipped or all names are asked for (reading them costs a scan of
+every installed distribution, which `keystand card new` should not pay).
+
 A start record without a game's name was written before there were two games:
 it is Duet's (`of_record`).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from keystand.drivers.inputs import InputEvent
@@ -33,8 +43,13 @@ from ..script import ScriptError
 if TYPE_CHECKING:  # the screens' types; the layouts (Pillow) load when a screen is drawn
     from keystand.layouts import AnyView
 
-NAMES = ("duet", "classic")
+# The games keystand ships: each name's module holds its `GAME`.
+SHIPPED: dict[str, str] = {
+    "duet": f"{__name__}.duet",
+    "classic": f"{__name__}.classic",
+}
 DEFAULT = "duet"
+PLUGINS = "keystand.games"  # the entry-point group of games packaged on their own
 
 
 class GameError(KeystandError, ValueError):
@@ -209,19 +224,54 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
 AnyGame = Game[Any, Any, Any, Any]
 
 
+def names() -> tuple[str, ...]:
+    """Every game's name: the shipped ones, then those installed beside keystand."""
+    return (*SHIPPED, *sorted(set(_plugins()) - set(SHIPPED)))
+
+
+def known(name: str) -> bool:
+    """Whether `name` names a game (shipped, or installed as a plugin)."""
+    key = name.strip().lower()
+    return key in SHIPPED or key in _plugins()
+
+
 def get(name: str) -> AnyGame:
-    """The game called `name`; GameError names the games there are."""
+    """The game called `name`; GameError names the games there are, or why an
+    installed one cannot be loaded."""
     key = name.strip().lower() if isinstance(name, str) else name
-    if key not in NAMES:
-        raise GameError(f"game {name!r}: expected one of {', '.join(NAMES)}")
-    module = importlib.import_module(f"{__name__}.{key}")
-    game: AnyGame = module.GAME
+    if key in SHIPPED:
+        game: AnyGame = importlib.import_module(SHIPPED[key]).GAME
+        return game
+    point = _plugins().get(key)
+    if point is None:
+        raise GameError(f"game {name!r}: expected one of {', '.join(names())}")
+    try:
+        game = point.load()
+    except Exception as e:  # a plugin's own fault: named, not a crash of the stand
+        raise GameError(f"game {key!r} ({PLUGINS} entry point {point.value}): {e}") from e
+    if getattr(game, "name", None) != key:
+        raise GameError(
+            f"game {key!r}: its entry point {point.value} gives a game called "
+            f"{getattr(game, 'name', None)!r}"
+        )
     return game
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    """The installed games by name: read once for each search path (the stand asks
+    which game a state is of at every screen; a scan of every installed
+    distribution each time would cost more than the screen)."""
+    return _installed(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _installed(path: tuple[str, ...]) -> dict[str, EntryPoint]:
+    return {p.name.strip().lower(): p for p in entry_points(group=PLUGINS)}
 
 
 def of_state(state: object) -> AnyGame:
     """The game `state` is a moment of."""
-    for name in NAMES:
+    for name in (*SHIPPED, *_plugins()):
         game = get(name)
         if game.owns(state):
             return game
@@ -263,7 +313,8 @@ def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
 
 __all__ = [
     "DEFAULT",
-    "NAMES",
+    "PLUGINS",
+    "SHIPPED",
     "AnyCard",
     "AnyGame",
     "Context",
@@ -273,6 +324,8 @@ __all__ = [
     "Played",
     "Step",
     "get",
+    "known",
+    "names",
     "of_record",
     "of_state",
     "refused",
