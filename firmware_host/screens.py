@@ -68,8 +68,8 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         if item is Item.CALIBRATE:
             lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
         elif item is Item.MISSION:
-            game = stand.state
-            waits = stand.playing and getattr(game, "mission", s.mission) != s.mission
+            options = stand.game.options_of(stand.state) if stand.state is not None else None
+            waits = stand.playing and options is not None and options.mission != s.mission
             lines.append(
                 layouts.MenuLine(
                     entry,
