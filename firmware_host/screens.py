@@ -90,8 +90,10 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             and (item is menu.item)
         ):
             lines.append(layouts.MenuLine(entry, "confirm"))
-        elif item is Item.GAME:
+        elif item is Item.GAME and s.game in games.SHIPPED:  # named in each language
             lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
+        elif item is Item.GAME:  # a game installed beside keystand: as it names itself
+            lines.append(layouts.MenuLine(entry, value_text=s.game))
         elif item is Item.TIMER:
             if s.timer:
                 lines.append(

@@ -225,3 +225,15 @@ def test_the_page_deals_and_takes_the_grid_the_status_names() -> None:
     finally:
         page.stop()
     assert queued == [Touch(4, 0), Touch(3, 4)]
+
+
+def test_the_menu_names_an_installed_game_by_its_own_name(practice: Path, tmp_path: Path) -> None:
+    """The strings name the shipped games in each language; a game installed
+    beside keystand is named as it names itself."""
+    stand = Stand(Store(tmp_path / "state"), settings=Settings(game="practice"))
+    stand.boot()
+    stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
+    line = screens.menu_view(stand, Seat.A).lines[stand.menu_items().index(Item.GAME)]
+    assert line.value_key is None and line.value_text == "practice"
+    image = screens.render(stand, Seat.A, SimPanel("epd2in7_V2", rotation=90, speed=0))
+    assert image.size == (264, 176)
