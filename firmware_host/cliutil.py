@@ -79,7 +79,11 @@ def game_name(text: str) -> str:
 def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     """--card, --card-code or --card-file (one of them)."""
     g = p.add_mutually_exclusive_group(required=required)
-    g.add_argument("--card", metavar="CARD", help="card text: 25 of G X . per side, 'A / B'")
+    g.add_argument(
+        "--card",
+        metavar="CARD",
+        help="card text, as the game writes it (Duet: 25 of G X . per side, 'A / B')",
+    )
     g.add_argument("--card-code", metavar="CODE", help="a card code as `keystand card new` prints")
     g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
 

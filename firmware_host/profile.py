@@ -115,7 +115,8 @@ class Mpr121:
     """[input.mpr121]: the touch grid on I2C. Its electrode map is either
     `pads = {"0x5A" = [cell of electrode 0, ...], ...}` (one pad per cell, up to
     three chips) or `address`, `rows` and `cols` (five row and five column strips
-    on one chip); cells are row * 5 + col, -1 for an unused electrode."""
+    on one chip); cells are row * cols + col of the game's grid (row * 5 + col on
+    Codenames' 5x5), -1 for an unused electrode."""
 
     bus: int = setting(1, between=(0, 20), doc="/dev/i2c-N")
     touch_threshold: int = setting(12, between=(1, 255))
