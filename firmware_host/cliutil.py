@@ -8,8 +8,11 @@ it, and `keystand card new` must not load Pillow or the service.
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import stat
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -47,10 +50,50 @@ class HardwareError(KeystandError, OSError):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that reports a bad argument as one line instead of exiting."""
+    """argparse that reports a bad argument as one line instead of exiting, and
+    names a misspelt option or command first, with the nearest one it knows
+    (argparse would complain of a required option the typo was meant to be)."""
+
+    _given: tuple[str, ...] = ()
+
+    def parse_known_args(  # type: ignore[override]  # the same call, remembered
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        message, prog = self._misspelt() or (message, self.prog)
+        raise UsageError(f"{message} (see {prog} --help)")
+
+    def _misspelt(self) -> tuple[str, str] | None:
+        """The first option or command given that this parser (or the command it
+        handed the rest to) does not know, and the parser's name."""
+        commands = self._commands()
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        for token in self._given:
+            if token == "--":
+                return None
+            if commands and not token.startswith("-"):
+                if token in commands:  # the rest is the command's: it saw them
+                    command = commands[token]
+                    return command._misspelt() if isinstance(command, Parser) else None
+                return _unknown("command", token, list(commands)), self.prog
+            name = token.split("=", 1)[0]
+            if name.startswith("--") and not any(o.startswith(name) for o in options):
+                return _unknown("option", name, options), self.prog
+        return None
+
+    def _commands(self) -> dict[str, argparse.ArgumentParser]:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
+
+def _unknown(what: str, given: str, known: list[str]) -> str:
+    near = difflib.get_close_matches(given, known, n=1, cutoff=0.6)
+    return f"unknown {what} {given}" + (f": did you mean {near[0]}?" if near else "")
 
 
 def path_arg(text: str) -> Path:
