@@ -216,6 +216,19 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# A history line's reason codes as a player reads them (`--json` keeps the codes).
+REASON_WORDS = {"assassin": "the assassin touched", "all_found": "all agents found"}
+
+
+def _ending(entry: dict[str, object]) -> str:
+    """How a finished game ended, in words: "lost: sudden death", "red won: all
+    agents found", "red won: the assassin touched", "abandoned"."""
+    reason = entry.get("reason")
+    why = REASON_WORDS.get(str(reason), str(reason).replace("_", " ")) if reason else None
+    said = f"{entry['winner']} won" if entry.get("winner") else str(entry.get("result", "?"))
+    return f"{said}: {why}" if why else said
+
+
 def _history(args: argparse.Namespace, out: TextIO) -> int:
     from .store import Store
 
@@ -230,12 +243,9 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
             print(json.dumps(g, sort_keys=True), file=out)
         else:
             score = "" if g.get("score") is None else f", score {g['score']}"
-            why = f" ({g['reason']})" if g.get("reason") else ""
-            if g.get("winner"):  # classic: a team won
-                why = f" by {g['winner']}{why}"
             print(
-                f"{g.get('date', '?')}  {g.get('mission', '?')}  {g.get('result', '?')}{why}"
-                f"{score}  card {g.get('card_code', '?')}",
+                f"{g.get('date', '?')}  {g.get('mission', '?')}  {_ending(g)}{score}  "
+                f"card {g.get('card_code', '?')}",
                 file=out,
             )
     if not games and not args.json:

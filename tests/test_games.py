@@ -132,4 +132,4 @@ def test_classic_history_entry(tmp_path: Path) -> None:
 
     out = StringIO()
     assert main(["history", "--state-dir", str(tmp_path)], out=out) == 0
-    assert f"classic  won by red (assassin)  card {CODE}" in out.getvalue()
+    assert f"classic  red won: the assassin touched  card {CODE}" in out.getvalue()

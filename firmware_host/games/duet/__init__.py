@@ -178,8 +178,9 @@ class DuetGame:
 
     def state_lines(self, state: Duet, game_id: str) -> list[str]:
         d = summary.state_json(state)
+        why = f": {d['reason'].replace('_', ' ')}" if d["reason"] else ""  # lost: how
         return [
-            f"game {game_id}: {d['status']}, {d['phase']}",
+            f"game {game_id}: {d['status']}{why}, {d['phase']}",
             f"turns left {d['turns_left']}, mistakes left {d['mistakes_left']}",
         ]
 
