@@ -1277,7 +1277,8 @@ def test_the_group_may_choose_who_gives_the_first_clue():
     alternates from it as usual."""
     card = card_of(DEFAULT)
     s = Duet.start(card, first=B)
-    refused(s, CLUE_A, RejectReason.CLUE_OUT_OF_TURN)
+    refused(s, CLUE_A, RejectReason.FIRST_CLUE_B)  # the refusal names the rule: B opens
+    refused(Duet.start(card, first=A), CLUE_B, RejectReason.FIRST_CLUE_A)
     s, out = step(s, CLUE_B)
     assert out.result is Result.CLUE
     assert Duet.start(card).may_give_clue() == (A, B)

@@ -61,6 +61,8 @@ class RejectReason(BaseRejectReason):
         "clue_out_of_turn",
         "clues alternate: it is the other seat's turn to give one",
     )
+    FIRST_CLUE_A = "first_clue_a", "the group chose seat A to give the first clue"
+    FIRST_CLUE_B = "first_clue_b", "the group chose seat B to give the first clue"
     THIRD_CLUE_IN_ROW = "third_clue_in_row", "no seat may give three clues in a row"
     PARTNER_HAS_NOTHING_LEFT = (
         "partner_has_nothing_left",
@@ -308,7 +310,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
             return None  # the partner has no words left to give clues for
         if not self.givers and self.first is not None and seat is not self.first:
             # "Either player may give the first clue": unless the group chose.
-            return RejectReason.CLUE_OUT_OF_TURN
+            return RejectReason.FIRST_CLUE_A if self.first is Seat.A else RejectReason.FIRST_CLUE_B
         if not self.loose_order:
             if self.givers and self.givers[-1] is seat:
                 return RejectReason.CLUE_OUT_OF_TURN
