@@ -192,6 +192,7 @@ class Stand:
                 )
         self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
+        self._list_if_final()  # a finished game the history may not have yet
         return resumed
 
     def _load_settings(self) -> bool:
@@ -321,6 +322,17 @@ class Stand:
         """Whether the finished game's key may be shown (undo is then refused)."""
         return self.ended_at is None
 
+    def _list_if_final(self) -> None:
+        """Once a finished game's end is final (both sides shown, undo refused), it
+        goes in the history at once, not at the next deal; a disk that refuses
+        leaves it to the move at the next deal."""
+        if self.state is None or self.game.playing(self.state) or not self.revealed:
+            return
+        try:
+            self.store.list_finished(self.state)
+        except JournalError as e:
+            log.warning("%s; listed when the next game is dealt", e)
+
     def tick(self, now: float) -> bool:
         """Let time pass; True if anything a screen shows changed."""
         before = self.version
@@ -343,6 +355,7 @@ class Stand:
         if self.ended_at is not None and now - self.ended_at >= self.settings.reveal_delay:
             self.ended_at = None  # the end screen with both sides: a full refresh
             self.full_refresh = True
+            self._list_if_final()
         self._run_timer(now)
         if self.saving.due(now):
             self._save_settings(now)

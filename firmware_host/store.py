@@ -22,6 +22,7 @@ import os
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -245,7 +246,8 @@ class Store:
             raise JournalError("no game is being journaled: nothing to archive")
         ended_here = False
         if self._journal is not None and not self._ended:
-            self._journal.append({"t": "end", "at": _now(), "result": state.status.value})
+            result = games.of_state(state).history_entry(state).get("result")
+            self._journal.append({"t": "end", "at": _now(), "result": result})
             ended_here = True
         try:
             entry = self._archive(state)
@@ -265,9 +267,27 @@ class Store:
         self._ended = False
         return entry
 
-    def _archive(self, state: Any) -> dict[str, Any]:
-        """The history line, the campaign count and the move under games/; on a
-        refusal, the history line is cut off again before the error goes up."""
+    def list_finished(self, state: Any) -> None:
+        """A finished game's history line and campaign count, as soon as its end is
+        final (the stand calls it when both sides are shown), so the menu's
+        History and `keystand history` have it before the next deal; the move at
+        the next deal finds it listed and does not list it twice. JournalError
+        when the disk refuses: the move lists it then."""
+        if self.game_id is None or games.of_state(state).playing(state):
+            return
+        try:
+            self._list(state)
+        except OSError as e:
+            if isinstance(e, JournalError):
+                raise
+            raise JournalError(
+                f"cannot list the finished game in {self.root}: {e.strerror or e}"
+            ) from e
+
+    def _list(self, state: Any) -> tuple[dict[str, Any], Callable[[], None]]:
+        """The game's history line (unless the newest lines hold it already) and
+        its campaign count; returns the line and what takes back a line added
+        here (for a caller whose next step fails)."""
         assert self.game_id is not None
         game = games.of_state(state)
         # A finished game is dated by its last move, not by when the next began;
@@ -275,25 +295,38 @@ class Store:
         ended = None if game.playing(state) else self._last_at
         entry = {"id": self.game_id, "date": ended or _now(), "game": game.name}
         entry.update(game.history_entry(state))
-        score = game.score(state)
         history = self.root / "history.jsonl"
         listed = any(g.get("id") == self.game_id for g in self.history(limit=3))
         size = history.stat().st_size if history.exists() else None
+
+        def take_back() -> None:
+            if not listed:
+                _cut_back(history, size)
+
         try:
             if not listed:
-                line = json.dumps(entry, sort_keys=True) + "\n"
                 with open(history, "a", encoding="utf-8") as f:
                     os.fchmod(f.fileno(), 0o600)
-                    f.write(line)
+                    f.write(json.dumps(entry, sort_keys=True) + "\n")
                     f.flush()
                     os.fsync(f.fileno())
+            score = game.score(state)  # counted once by its id, however often asked
             if score is not None:
                 self._campaign_win(str(entry["mission"]), score, str(self.game_id))
+        except OSError:
+            take_back()
+            raise
+        return entry, take_back
+
+    def _archive(self, state: Any) -> dict[str, Any]:
+        """The history line, the campaign count and the move under games/; on a
+        refusal, a history line added here is cut off again before the error goes up."""
+        entry, take_back = self._list(state)
+        try:
             if self.current_path.exists():
                 os.replace(self.current_path, self.root / "games" / f"{self.game_id}.journal")
         except OSError:
-            if not listed:
-                _cut_back(history, size)
+            take_back()
             raise
         fsync_dir(self.root / "games")
         fsync_dir(self.root)

@@ -166,17 +166,22 @@ def test_run_plays_its_script_on_each_build_and_resumes_it(
     assert covered(state) == [0, *COVERED]
 
 
+def choose_game(stand: Stand) -> None:
+    """Seat A's menu > Game, chosen twice (a game is in play)."""
+    stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
+    while stand.menus[Seat.A].item is not Item.GAME:
+        stand.handle(Press("A", KeyName.PASS), 0.0)
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+
+
 def test_the_menu_deals_it_and_the_stand_takes_its_grid(
     practice: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     stand = Stand(Store(tmp_path / "state"), settings=Settings(game="duet"))
     stand.boot()
     for name in ("classic", "practice"):  # the Game entry: the next game there is
-        stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
-        while stand.menus[Seat.A].item is not Item.GAME:
-            stand.handle(Press("A", KeyName.PASS), 0.0)
-        stand.handle(Press("A", KeyName.MENU), 0.0)
-        stand.handle(Press("A", KeyName.MENU), 0.0)  # a game in play: once more
+        choose_game(stand)
         assert stand.game.name == name and stand.settings.game == name
     assert screens.public(stand)["grid"] == {"rows": 4, "cols": 5}
     stand.handle(Press("B", KeyName.CLUE), 1.0)
@@ -192,6 +197,10 @@ def test_the_menu_deals_it_and_the_stand_takes_its_grid(
     resumed = Stand(Store(tmp_path / "state"))
     resumed.boot()
     assert resumed.game is GAME and sorted(resumed.state.covered) == [19]
+    choose_game(resumed)  # round again: Duet, and the practice game left is history
+    assert resumed.game.name == "duet"
+    left = Store.reader(tmp_path / "state").history()[0]
+    assert (left["game"], left["result"], left["mission"]) == ("practice", "abandoned", "practice")
 
 
 def test_the_page_deals_and_takes_the_grid_the_status_names() -> None:
