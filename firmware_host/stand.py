@@ -68,6 +68,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
+# Seconds the partner's screen says one seat left the game for a new one (unless
+# the new game's first input comes sooner): long enough to be seen by a player
+# who looked away, as the board it was playing has gone.
+LEFT_SHOWN = 30.0
 
 
 @dataclass
@@ -346,8 +350,8 @@ class Stand:
         req = self.undo_request
         if req and now - req.at > self.settings.undo_window:
             self.undo_request = None
-        for seat, (_, at) in list(self.hints.items()):
-            if now - at >= REFUSAL_SHOWN:
+        for seat, (hint, at) in list(self.hints.items()):
+            if now - at >= (LEFT_SHOWN if hint == "partner_new_game" else REFUSAL_SHOWN):
                 del self.hints[seat]
         if self.refused_at is not None and now - self.refused_at >= REFUSAL_SHOWN:
             self.refused_at = None
@@ -564,8 +568,11 @@ class Stand:
         do = choice.do
         if do in (Do.CLOSE, Do.PENALTY, Do.CALIBRATE):
             del self.menus[menu.seat]
+        left = self.playing  # one seat leaves a game in play: the other is told
         if do is Do.DEAL and not self.new_game(choice.game):
             self.menus.clear()  # back to the game, where "Cannot save" is shown
+        elif do is Do.DEAL and left:
+            self._hint((menu.seat.partner,), "partner_new_game", now)
         elif do is Do.PENALTY:
             self._penalty(now)
         elif do is Do.CALIBRATE:

@@ -45,6 +45,8 @@ STAND_NOTES = (
     "undo_wait_operatives",
     "undo_asked_spymasters",
     "undo_asked_operatives",
+    "new_game_by_spymasters",
+    "new_game_by_operatives",
 )
 # The end screen's last line: undo can still take the end back, or the next game.
 END_LINES = ("hold", "new_game")

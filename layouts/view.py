@@ -44,7 +44,8 @@ class Shape:
 
 SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
-# nothing, the grid back, the grid's calibration asked for, done, or missed.
+# nothing, the grid back, the grid's calibration asked for, done, or missed, a
+# setting not saved yet, the partner leaving the game for a new one.
 HINTS = (
     "hold_menu",
     "new_game",
@@ -53,6 +54,7 @@ HINTS = (
     "calibrated",
     "not_corner",
     "settings_unsaved",
+    "partner_new_game",
 )
 
 

@@ -256,8 +256,11 @@ ROLES = {SPYMASTERS: "spymasters", OPERATIVES: "operatives"}
 
 def stand_note(seat: Seat, context: Context) -> str | None:
     """What the stand tells `seat`'s screen beside the game: why its key did nothing
-    (a hint), else that one side asked to undo (this side waits for the other, or
+    (a hint), that the other side left the game for a new one, else that one side
+    asked to undo (this side waits for the other, or
     the other asks this one)."""
+    if context.hint == "partner_new_game":  # the other side left the game: named by role
+        return f"new_game_by_{ROLES[seat.partner]}"
     if context.hint is not None:
         return f"hint_{context.hint}"
     asked = context.undo_asked

@@ -1,0 +1,78 @@
+"""One seat may leave a game in play for a new one (menu > New game, twice): the
+partner's screen says plainly that its partner did, and the game left is in the
+history as abandoned (issue 22 item 6). One seat can: a café's stand lent out
+all evening must not be stuck on a game whose partner walked away; consent is
+asked for undo, which changes the game both are playing, not for leaving it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from keystand import games, screens
+from keystand.drivers.display import SimPanel
+from keystand.drivers.inputs import KeyName, Press
+from keystand.menu import Item
+from keystand.rules import Seat
+from keystand.settings import Settings
+from keystand.stand import LEFT_SHOWN, Stand
+from keystand.store import Store
+
+
+def new_game(stand: Stand, seat: str, now: float) -> None:
+    stand.handle(Press(seat, KeyName.MENU, long=True), now)
+    while stand.menus[Seat(seat)].item is not Item.NEW_GAME:
+        stand.handle(Press(seat, KeyName.PASS), now)
+    stand.handle(Press(seat, KeyName.MENU), now)
+    if Seat(seat) in stand.menus:
+        stand.handle(Press(seat, KeyName.MENU), now)  # a game in play: once more
+
+
+@pytest.mark.parametrize("name", games.SHIPPED)
+def test_the_partner_is_told_who_left_the_game(name: str, tmp_path: Path) -> None:
+    stand = Stand(Store(tmp_path), settings=Settings(game=name))
+    stand.boot()
+    left = stand.store.game_id
+    new_game(stand, "B", 5.0)
+    assert stand.store.game_id != left
+    a, b = screens.context(stand, Seat.A), screens.context(stand, Seat.B)
+    assert a.hint == "partner_new_game" and b.hint is None
+    told = stand.game.view(stand.state, Seat.A, a)
+    said = told.public.note if name == "classic" else told.hint  # classic: by role
+    assert said == {"duet": "partner_new_game", "classic": "new_game_by_operatives"}[name]
+    for seat in Seat:  # each screen draws it, in each language
+        for lang in ("en", "de", "ru"):
+            stand.settings = stand.settings.__class__(
+                **{**vars(stand.settings), "lang": (lang, lang)}
+            )
+            screens.render(stand, seat, SimPanel("epd2in7_V2", rotation=90, speed=0))
+    entry = Store.reader(tmp_path).history()[0]
+    assert (entry["id"], entry["result"]) == (left, "abandoned")
+    stand.tick(5.0 + LEFT_SHOWN - 1)
+    assert screens.context(stand, Seat.A).hint == "partner_new_game"
+    stand.tick(5.0 + LEFT_SHOWN)
+    assert screens.context(stand, Seat.A).hint is None
+
+
+def test_the_notice_goes_with_the_new_games_first_input(tmp_path: Path) -> None:
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    new_game(stand, "A", 1.0)
+    assert screens.context(stand, Seat.B).hint == "partner_new_game"
+    stand.handle(Press("B", KeyName.CLUE), 2.0)
+    assert screens.context(stand, Seat.B).hint is None
+
+
+def test_no_notice_for_a_new_game_after_one_that_is_over(tmp_path: Path) -> None:
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    side = stand.state.card.side(Seat.A)
+    assassin = next(i for i, k in enumerate(side) if k.value == "X")
+    from keystand.drivers.inputs import Touch
+
+    stand.handle(Touch(*divmod(assassin, 5)), 2.0)
+    stand.tick(2.0 + stand.settings.reveal_delay)
+    new_game(stand, "A", 20.0)
+    assert screens.context(stand, Seat.B).hint is None
