@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
+from keystand.games import Context
 from keystand.games.classic import views as classic_views
 from keystand.layouts import (
     MODELS,
@@ -272,13 +273,13 @@ def test_the_views_hold_the_key_the_tiles_and_the_counts(name):
 
 
 def test_the_mid_game_view_reads_as_the_script_says():
-    p = classic_views.operatives(final("mid"), timer=75).public
+    p = classic_views.operatives(final("mid"), Context(timer=75)).public
     assert p.stage is ClassicStage.GUESSING and p.team is Team.RED
     assert p.guesses_left == 2  # a clue for 2: three guesses, one made
     assert (p.agents_left(Team.RED), p.agents_left(Team.BLUE)) == (5, 5)
     assert p.last == ClassicLast(ClassicLastKind.AGENT, Team.RED, 14, Colour.RED, False)
     assert p.timer == 75
-    end = classic_views.operatives(final("end"), timer=75).public
+    end = classic_views.operatives(final("end"), Context(timer=75)).public
     assert (end.winner, end.win, end.team, end.timer) == (Team.BLUE, Win.ASSASSIN, None, None)
     assert end.last == ClassicLast(ClassicLastKind.ASSASSIN, Team.RED, 8, Colour.ASSASSIN, True)
 
@@ -293,23 +294,24 @@ def test_a_refusal_that_tells_of_the_key_reaches_the_spymasters_only():
     # The one refusal decided by the key: every other is decided by the public record
     # (a covered word, the phase, the team on turn, a guess made, the log).
     assert {RejectReason.PENALTY_NOT_THEIR_WORD} == classic_views.SECRET_REFUSALS
-    spy = classic_views.spymasters(after, penalty_pending=True)
+    spy = classic_views.spymasters(after, Context(penalty_pending=True))
     assert spy.public.last == ClassicLast(
         ClassicLastKind.REJECTED, cell=6, reject="penalty_not_their_word"
     )
-    ops_before = classic_views.operatives(before, penalty_pending=True)
-    ops_after = classic_views.operatives(after, penalty_pending=True)
+    ops_before = classic_views.operatives(before, Context(penalty_pending=True))
+    ops_after = classic_views.operatives(after, Context(penalty_pending=True))
     assert ops_after == ops_before
     assert ops_after.public.last == ClassicLast(ClassicLastKind.CLUE, Team.RED)
     for model, rotation in ALL_MOUNTS:
         spec = panel(model, rotation)
         assert same(render(ops_before, spec), render(ops_after, spec))
         assert not same(
-            render(classic_views.spymasters(before, penalty_pending=True), spec), render(spy, spec)
+            render(classic_views.spymasters(before, Context(penalty_pending=True)), spec),
+            render(spy, spec),
         )
     # Refused twice in a row: still the last public input.
     again, _ = after.apply(Penalty(1, 4))  # a red agent too
-    assert classic_views.operatives(again, penalty_pending=True) == ops_before
+    assert classic_views.operatives(again, Context(penalty_pending=True)) == ops_before
     # A public refusal (a covered word) reaches both screens.
     covered, _ = after.apply(Penalty(0, 0))
     for f in SCREENS:
@@ -387,8 +389,8 @@ def test_the_other_screen_failing_is_told_before_any_note_and_named_by_whom_it_f
     for state in (mid, end):
         assert classic_views.spymasters(state).public.panel_failed is None
         assert classic_views.operatives(state).public.panel_failed is None
-        spy = classic_views.spymasters(state, other_panel_failed=True)
-        ops = classic_views.operatives(state, other_panel_failed=True)
+        spy = classic_views.spymasters(state, Context(partner_panel_failed=True))
+        ops = classic_views.operatives(state, Context(partner_panel_failed=True))
         assert spy.public.panel_failed == "operatives"
         assert ops.public.panel_failed == "spymasters"
     with pytest.raises(ValueError, match="panel failed 'seat A'"):
@@ -411,9 +413,11 @@ def test_each_classic_screen_says_when_the_other_fails_in_play_and_at_the_end(mo
         ):
             for reveal in (False, True):
                 kw = dict(timer=timer, reveal=reveal)
-                healthy = render(build(state, **kw), spec, "en")
+                healthy = render(build(state, Context(**kw)), spec, "en")
                 for lang in languages():
-                    failed = render(build(state, **kw, other_panel_failed=True), spec, lang)
+                    failed = render(
+                        build(state, Context(**kw, partner_panel_failed=True)), spec, lang
+                    )
                     alone = Image.new("1", spec.size, 1)
                     d = ImageDraw.Draw(alone)
                     d.fontmode = "1"
@@ -429,11 +433,11 @@ def test_each_classic_screen_says_when_the_other_fails_in_play_and_at_the_end(mo
 def test_a_finished_game_says_undo_while_held_then_how_to_deal_the_next():
     state = final("end")
     for f in SCREENS:
-        assert f(state, reveal=False).public.end == "hold"
+        assert f(state, Context(reveal=False)).public.end == "hold"
         assert f(state).public.end == "new_game"
-        assert f(play([])[-1], reveal=False).public.end is None  # not over: no end line
+        assert f(play([])[-1], Context(reveal=False)).public.end is None  # not over: no end line
     spec = panel("epd2in13_V4")
-    held = render(classic_views.operatives(state, reveal=False), spec)
+    held = render(classic_views.operatives(state, Context(reveal=False)), spec)
     shown = render(classic_views.operatives(state), spec)
     assert not same(held, shown)
 
@@ -441,7 +445,7 @@ def test_a_finished_game_says_undo_while_held_then_how_to_deal_the_next():
 def test_a_finished_game_has_no_pending_penalty_and_no_timer():
     state = final("end")
     for f in SCREENS:
-        p = f(state, penalty_pending=True, timer=30).public
+        p = f(state, Context(penalty_pending=True, timer=30)).public
         assert (p.penalty, p.timer) == (False, None)
 
 
@@ -470,8 +474,11 @@ def test_bad_views_are_refused_with_what_is_wrong():
         ClassicLast(ClassicLastKind.AGENT, colour=Colour.RED, reject="covered")
     with pytest.raises(ValueError, match="not a team's colour"):
         ClassicLast(ClassicLastKind.AGENT, colour=Colour.BYSTANDER)
+    start = Classic.start(ClassicCard.from_code(CODE))
     with pytest.raises(ValueError, match="penalty pending"):
-        classic_views.spymasters(Classic.start(ClassicCard.from_code(CODE)), penalty_pending=True)
+        replace(classic_views.public_record(start), penalty=True)  # it follows a clue
+    # The stand's flag is the view's to weigh: no penalty is pending before a clue.
+    assert not classic_views.spymasters(start, Context(penalty_pending=True)).public.penalty
     with pytest.raises(TypeError, match="not a classic view"):
         screen.render(public(), panel("epd2in7_V2"))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="language"):
@@ -510,11 +517,15 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
         kw = dict(
             penalty_pending=pending and s.phase is Phase.GUESSING,
             timer=timer,
-            other_panel_failed=failed,
+            partner_panel_failed=failed,
         )
-        assert classic_views.operatives(s, **kw) == classic_views.operatives(o, **kw)
-        del kw["other_panel_failed"]
-        assert classic_views.public_record(s, **kw) == classic_views.public_record(o, **kw)
+        assert classic_views.operatives(s, Context(**kw)) == classic_views.operatives(
+            o, Context(**kw)
+        )
+        del kw["partner_panel_failed"]
+        assert classic_views.public_record(s, Context(**kw)) == classic_views.public_record(
+            o, Context(**kw)
+        )
     last, alt = states[-1], others[-1]
     event(f"final phase: {last.phase.value}")
     secret = any(
@@ -525,9 +536,12 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
     kw = dict(
         penalty_pending=pending and last.phase is Phase.GUESSING,
         timer=timer,
-        other_panel_failed=failed,
+        partner_panel_failed=failed,
     )
-    mine, theirs = classic_views.operatives(last, **kw), classic_views.operatives(alt, **kw)
+    mine, theirs = (
+        classic_views.operatives(last, Context(**kw)),
+        classic_views.operatives(alt, Context(**kw)),
+    )
     rotation = data.draw(st.sampled_from(ROTATIONS), label="rotation")
     for model in MODELS:
         spec = panel(model, rotation)
@@ -535,8 +549,8 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
             assert same(render(mine, spec, lang), render(theirs, spec, lang)), (model, lang)
         # Not vacuous: the same change of key shows on the spymasters' screen.
         assert not same(
-            render(classic_views.spymasters(last, **kw), spec),
-            render(classic_views.spymasters(alt, **kw), spec),
+            render(classic_views.spymasters(last, Context(**kw)), spec),
+            render(classic_views.spymasters(alt, Context(**kw)), spec),
         )
 
 
@@ -569,7 +583,10 @@ def test_the_golden_games_look_the_same_to_the_operatives_on_another_key(model, 
         for k, (s, o) in enumerate(zip(states, play(events, alt), strict=True)):
             assert public_record(s) == public_record(o)
             kw = dict(penalty_pending=name == "penalty" and k >= len(states) - 2, timer=42)
-            mine, theirs = classic_views.operatives(s, **kw), classic_views.operatives(o, **kw)
+            mine, theirs = (
+                classic_views.operatives(s, Context(**kw)),
+                classic_views.operatives(o, Context(**kw)),
+            )
             assert mine == theirs
             if k == len(states) - 1:
                 for lang in languages():
@@ -849,8 +866,8 @@ def test_the_headline_is_inverted_when_the_people_facing_the_screen_must_act():
         assert headline_inverted(classic_views.spymasters(state)) is spy, name
         assert headline_inverted(classic_views.operatives(state)) is ops, name
     pending = final("penalty")
-    assert headline_inverted(classic_views.spymasters(pending, penalty_pending=True))
-    assert not headline_inverted(classic_views.operatives(pending, penalty_pending=True))
+    assert headline_inverted(classic_views.spymasters(pending, Context(penalty_pending=True)))
+    assert not headline_inverted(classic_views.operatives(pending, Context(penalty_pending=True)))
 
 
 def test_the_counter_of_the_team_the_headline_names_is_inverted():
@@ -916,7 +933,9 @@ def test_the_timer_is_drawn_coarsely_and_never_shows_less_than_is_left():
 def test_the_picture_changes_only_when_the_shown_time_does(model):
     spec = panel(model)
     state = final("mid")
-    pictures = {s: render(classic_views.operatives(state, timer=s), spec) for s in range(0, 96)}
+    pictures = {
+        s: render(classic_views.operatives(state, Context(timer=s)), spec) for s in range(0, 96)
+    }
     for s in range(1, 96):
         changed = not same(pictures[s], pictures[s - 1])
         assert changed is (screen.timer_shown(s) != screen.timer_shown(s - 1)), s
@@ -926,7 +945,7 @@ def test_the_picture_changes_only_when_the_shown_time_does(model):
     x0, y0, _, _ = lay.timer.box
     assert pictures[5].getpixel((x0 + 1, y0 + 1)) == 0
     assert pictures[6].getpixel((x0 + 1, y0 + 1)) == 1
-    assert screen.message_key(classic_views.operatives(state, timer=0).public) == (
+    assert screen.message_key(classic_views.operatives(state, Context(timer=0)).public) == (
         "classic_note",
         "time_up",
     )
@@ -945,8 +964,12 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "end-spymasters": ("end", "spymasters", {}),
     "end-operatives": ("end", "operatives", {}),
     # The other screen fails: that panel cannot say so, this one does.
-    "mid-spymasters-panel-failed": ("mid", "spymasters", {"timer": 75, "other_panel_failed": True}),
-    "end-operatives-panel-failed": ("end", "operatives", {"other_panel_failed": True}),
+    "mid-spymasters-panel-failed": (
+        "mid",
+        "spymasters",
+        {"timer": 75, "partner_panel_failed": True},
+    ),
+    "end-operatives-panel-failed": ("end", "operatives", {"partner_panel_failed": True}),
 }
 DE_RU = ("de", "ru")
 # (scene, language, portrait): every scene in English, the mid-game in German and
@@ -969,7 +992,7 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
         spec = panel(model, 0 if spec.rotation else 90)
     script, which, kw = SCENES[name]
     state = final(script) if script else Classic.start(ClassicCard.from_code(CODE))
-    view = getattr(classic_views, which)(state, **kw)
+    view = getattr(classic_views, which)(state, Context(**kw))
     return render(view, spec, lang)
 
 
@@ -1051,7 +1074,7 @@ def test_a_view_without_a_timer_draws_no_timer():
     spec = panel("epd2in13_V4")
     state = final("mid")
     plain = render(classic_views.operatives(state), spec)
-    timed = render(classic_views.operatives(state, timer=75), spec)
+    timed = render(classic_views.operatives(state, Context(timer=75)), spec)
     assert not same(plain, timed)
     untimed = screen.layout(spec, timed=False)
     assert untimed.timer is None and untimed == screen.layout(spec)

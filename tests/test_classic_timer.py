@@ -14,6 +14,7 @@ import pytest
 from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games import Context
 from keystand.games.classic import views as classic_views
 from keystand.layouts.classic_view import ClassicLastKind
 from keystand.rules import EventError, Seat
@@ -133,7 +134,7 @@ def test_no_timeout_while_an_invalid_clues_cover_is_awaited(tmp_path: Path) -> N
     assert stand.penalty_pending
     stand.tick(70.0)
     assert stand.timer_left == 0 and stand.state.turn is Team.BLUE  # "Time is up"
-    view = classic_views.operatives(stand.state, penalty_pending=True, timer=0)
+    view = classic_views.operatives(stand.state, Context(penalty_pending=True, timer=0))
     assert layouts.classic.message_key(view.public) == ("classic_note", "time_up")
     stand.handle(Touch(1, 0), 71.0)  # red covers its word: the turn ends by the penalty
     assert stand.state.turn is Team.RED and "timeout" not in " ".join(journal_events(tmp_path))
@@ -212,7 +213,7 @@ def test_both_screens_count_down_in_coarse_steps(tmp_path: Path) -> None:
             "B": 14,
         }
         assert stand.state.last.result is Result.TIME_UP
-        ops = classic_views.operatives(stand.state, timer=120)
+        ops = classic_views.operatives(stand.state, Context(timer=120))
         assert ops.public.last is not None and ops.public.last.kind is ClassicLastKind.TIME_UP
         expect = layouts.render(ops, screens.spec(panels[Seat.B]))
         assert panels[Seat.B].shown.tobytes() == expect.tobytes()

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from keystand.games import Context
 from keystand.games.duet import views
 from keystand.layouts import (
     MODELS,
@@ -812,7 +813,7 @@ def golden_image(model: str, name: str, lang: str, portrait: bool) -> Image.Imag
     name = HELD.get(name, name)
     state, seat = scenario_state(name)
     view = views.for_seat(
-        state, seat, undo_asked=asking, reveal=reveal, partner_panel_failed=failed
+        state, seat, Context(undo_asked=asking, reveal=reveal, partner_panel_failed=failed)
     )
     return render(view, spec, lang)
 

@@ -17,6 +17,7 @@ import pytest
 from keystand import screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games import Context
 from keystand.games.duet import views
 from keystand.journal import Journal
 from keystand.rules import Card, Seat, Status, generate
@@ -375,7 +376,7 @@ def test_an_input_device_lost_and_back_is_shown_on_both_screens(tmp_path: Path) 
             p.shown is not None
             and p.shown.tobytes()
             == screens.layouts.render(
-                views.for_seat(stand.state, seat, input_lost=lost), screens.spec(p), "en"
+                views.for_seat(stand.state, seat, Context(input_lost=lost)), screens.spec(p), "en"
             )
             .convert("1")
             .tobytes()
@@ -402,7 +403,6 @@ def test_a_damaged_journal_is_reported_in_the_log_and_on_both_screens(
     (a new game): a sentence in the log naming the copy, a note on both screens
     until the players go on."""
     from keystand.journal import encode
-    from keystand.layouts import Repaired
 
     card = generate(12)
     start = {"t": "start", "id": "g1", "at": "", "card": card.text, "mission": "9-9"}
@@ -427,7 +427,7 @@ def test_a_damaged_journal_is_reported_in_the_log_and_on_both_screens(
     panel = SimPanel("epd2in7_V2", rotation=90)
     for seat in Seat:
         want = screens.layouts.render(
-            views.for_seat(stand.state, seat, repaired=Repaired(repaired)),
+            views.for_seat(stand.state, seat, Context(repaired=repaired)),
             screens.spec(panel),
             "en",
         )
@@ -463,7 +463,7 @@ def test_the_menus_choices_survive_a_restart(tmp_path: Path) -> None:
     assert str(stand.state.mission) == "9-9"  # the game in play keeps its own
     panel = SimPanel("epd2in7_V2", rotation=90)
     # In Russian, and saying which mission the next game will be.
-    shown = views.for_seat(stand.state, Seat.B, next_mission=stand.settings.mission)
+    shown = views.for_seat(stand.state, Seat.B, Context(next_mission=stand.settings.mission))
     assert shown.next_mission == screens.layouts.MissionLabel(None, "10-10")
     russian = screens.layouts.render(shown, screens.spec(panel), "ru")
     assert screens.render(stand, Seat.B, panel).tobytes() == russian.tobytes()
@@ -493,7 +493,7 @@ def test_a_failing_panel_is_named_on_the_other_screen_until_it_answers(tmp_path:
 
     def b_shows(failed: bool) -> bool:
         want = screens.layouts.render(
-            views.for_seat(stand.state, Seat.B, partner_panel_failed=failed),
+            views.for_seat(stand.state, Seat.B, Context(partner_panel_failed=failed)),
             screens.spec(b),
             "en",
         ).convert("1")

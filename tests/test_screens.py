@@ -22,6 +22,7 @@ from PIL import Image
 from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games import Context
 from keystand.games.classic import views as classic_views
 from keystand.games.duet import views
 from keystand.layouts.menu import layout as menu_layout
@@ -65,7 +66,7 @@ def test_an_undo_request_shows_on_both_screens(tmp_path: Path) -> None:
     s.handle(Press("B", KeyName.UNDO), 1.0)
     for seat in Seat:
         shown = screens.render(s, seat, panel)
-        want = layouts.render(views.for_seat(s.state, seat, undo_asked=Seat.B), spec)
+        want = layouts.render(views.for_seat(s.state, seat, Context(undo_asked=Seat.B)), spec)
         assert shown.tobytes() == want.tobytes()
         assert shown.tobytes() != before[seat]
     s.tick(1.0 + s.settings.undo_window + 0.5)  # the request lapses: the note goes
@@ -101,7 +102,7 @@ def test_a_stray_last_touch_can_be_undone_before_the_key_is_shown(tmp_path: Path
     s.handle(Touch(*divmod(assassin, 5)), 1.0)
     assert s.state.status is Status.LOST and not s.revealed
     for seat in Seat:
-        view = views.for_seat(s.state, seat, reveal=s.revealed)
+        view = views.for_seat(s.state, seat, Context(reveal=s.revealed))
         assert view.end is not None and view.end.held
         assert view.end.card_code is None and view.end.partner_side is None
         shown = screens.render(s, seat, PANELS[0])
@@ -112,7 +113,7 @@ def test_a_stray_last_touch_can_be_undone_before_the_key_is_shown(tmp_path: Path
     s.handle(Touch(*divmod(assassin, 5)), 4.0)  # touched again, for real this time
     assert s.tick(4.0 + s.settings.reveal_delay)
     assert s.revealed
-    full = views.for_seat(s.state, Seat.A, reveal=s.revealed)
+    full = views.for_seat(s.state, Seat.A, Context(reveal=s.revealed))
     assert full.end.card_code == card.code and full.end.partner_side is not None
     s.handle(Press("A", KeyName.UNDO), 20.0)
     s.handle(Press("B", KeyName.UNDO), 21.0)
@@ -173,8 +174,8 @@ def told_view(s: Stand, seat: Seat) -> layouts.AnyView:
         return replace(screens.menu_view(s, seat), other_panel_failed=True)
     if isinstance(s.state.card, ClassicCard):
         build = classic_views.spymasters if seat is Seat.A else classic_views.operatives
-        return build(s.state, reveal=s.revealed, other_panel_failed=True)
-    return views.for_seat(s.state, seat, reveal=s.revealed, partner_panel_failed=True)
+        return build(s.state, Context(reveal=s.revealed, partner_panel_failed=True))
+    return views.for_seat(s.state, seat, Context(reveal=s.revealed, partner_panel_failed=True))
 
 
 @pytest.mark.parametrize("game", ["duet", "classic"])
@@ -296,8 +297,8 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
 
     def b_view(state: object, failed: bool = True) -> layouts.AnyView:
         if game == "classic":
-            return classic_views.operatives(state, other_panel_failed=failed)
-        return views.for_seat(state, Seat.B, partner_panel_failed=failed)
+            return classic_views.operatives(state, Context(partner_panel_failed=failed))
+        return views.for_seat(state, Seat.B, Context(partner_panel_failed=failed))
 
     state = rules_game.start(card)
     stand = EmulatedStand(tmp_path, game, card.code)

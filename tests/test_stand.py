@@ -12,6 +12,7 @@ import pytest
 from keystand import layouts, rules, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games import Context
 from keystand.games.duet import views
 from keystand.journal import JournalError, encode
 from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
@@ -366,7 +367,7 @@ def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
     assert stand.state == before  # not taken: never shown as if it were
     assert stand.fault is not None and "No space left" in stand.fault
     panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
-    want = views.for_seat(before, Seat.A, cannot_save=True)
+    want = views.for_seat(before, Seat.A, Context(cannot_save=True))
     assert (
         screens.render(stand, Seat.A, panel).tobytes()
         == layouts.render(want, screens.spec(panel)).tobytes()
@@ -461,13 +462,13 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
     stand.menus.clear()
     assert stand.state is not None and stand.state.mission == Mission(9, 9)
     for seat in Seat:
-        v = views.for_seat(stand.state, seat, next_mission=stand.settings.mission)
+        v = views.for_seat(stand.state, seat, Context(next_mission=stand.settings.mission))
         assert v.next_mission == layouts.MissionLabel("cairo", "9-5")
         assert layouts.play.note_key(v) == "next_mission"
     # Drawn in each language, by the mission's name there.
     drawn = {
         lang: layouts.render(
-            views.for_seat(stand.state, Seat.A, next_mission=Mission(9, 5)),
+            views.for_seat(stand.state, Seat.A, Context(next_mission=Mission(9, 5))),
             layouts.panel("epd2in9_V2", 90),
             lang,
         ).tobytes()
@@ -480,7 +481,7 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
     assert layouts.i18n.mission("de", "cairo", "9-5") == "Kairo 9-5"
     assert stand.new_game()
     assert stand.state.mission == Mission(9, 5)
-    v = views.for_seat(stand.state, Seat.B, next_mission=stand.settings.mission)
+    v = views.for_seat(stand.state, Seat.B, Context(next_mission=stand.settings.mission))
     assert v.next_mission is None  # applied: nothing more to announce
     stand.menus[Seat.A] = Menu(Seat.A)
     line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from PIL import ImageChops
 
+from keystand.games import Context
 from keystand.games.duet import views
 from keystand.layouts import (
     MODELS,
@@ -195,8 +196,8 @@ def test_the_partners_side_never_reaches_the_screen(game, viewer, data):
     failed = data.draw(st.booleans(), label="partner's panel failed")
     for s, o in zip(states, others, strict=True):
         assert public(s) == public(o)  # the premise: the same game in public
-        mine = views.for_seat(s, viewer, partner_panel_failed=failed)
-        alt = views.for_seat(o, viewer, partner_panel_failed=failed)
+        mine = views.for_seat(s, viewer, Context(partner_panel_failed=failed))
+        alt = views.for_seat(o, viewer, Context(partner_panel_failed=failed))
         if s.phase is Phase.OVER:
             # The end screen shows both sides and the code: only they may differ.
             assert mine.end is not None and alt.end is not None
@@ -210,8 +211,8 @@ def test_the_partners_side_never_reaches_the_screen(game, viewer, data):
     event(f"final phase: {final.phase.value}")
     event(f"reached sudden death: {any(s.sudden_death for s in states)}")
     if final.phase is not Phase.OVER:
-        mine = views.for_seat(final, viewer, partner_panel_failed=failed)
-        alt = views.for_seat(alt_final, viewer, partner_panel_failed=failed)
+        mine = views.for_seat(final, viewer, Context(partner_panel_failed=failed))
+        alt = views.for_seat(alt_final, viewer, Context(partner_panel_failed=failed))
         for model in MODELS:
             for lang in languages():
                 spec = panel(model)

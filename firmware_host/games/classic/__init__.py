@@ -37,12 +37,11 @@ from ...rules.classic_events import (
 )
 from ...script import ScriptError
 from .. import Context, Game, Options, Played, Step, script_bodies
+from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
 
-SPYMASTERS = Seat.A  # the seat whose panel faces the spymasters
-OPERATIVES = Seat.B
 
 
 class ClassicGame:
@@ -235,40 +234,10 @@ class ClassicGame:
         return "\n".join(rows)
 
     def view(self, state: rules.Classic, seat: Seat, context: Context) -> AnyView:
-        from . import views as classic_views
+        from . import views
 
-        build = classic_views.spymasters if seat is SPYMASTERS else classic_views.operatives
-        return build(
-            state,
-            penalty_pending=context.penalty_pending and state.phase is rules.Phase.GUESSING,
-            timer=context.timer,
-            cannot_save=context.cannot_save,
-            input_lost=context.input_lost,
-            note=stand_note(seat, context),
-            reveal=context.reveal,
-            show_refusal=context.show_refusal,
-            other_panel_failed=context.partner_panel_failed,
-        )
-
-
-ROLES = {SPYMASTERS: "spymasters", OPERATIVES: "operatives"}
-
-
-def stand_note(seat: Seat, context: Context) -> str | None:
-    """What the stand tells `seat`'s screen beside the game: why its key did nothing
-    (a hint), that the other side left the game for a new one, else that one side
-    asked to undo (this side waits for the other, or
-    the other asks this one)."""
-    if context.hint == "partner_new_game":  # the other side left the game: named by role
-        return f"new_game_by_{ROLES[seat.partner]}"
-    if context.hint is not None:
-        return f"hint_{context.hint}"
-    asked = context.undo_asked
-    if asked is None:
-        return None
-    if asked is seat:
-        return f"undo_wait_{ROLES[seat.partner]}"
-    return f"undo_asked_{ROLES[asked]}"
+        build = views.spymasters if seat is SPYMASTERS else views.operatives
+        return build(state, context)
 
 
 GAME: Game[ClassicCard, rules.Classic, Event, rules.Outcome] = ClassicGame()

@@ -31,15 +31,22 @@ from ...layouts import (
     ClassicStage,
     Colour,
     OperativesView,
+    Shape,
     SpymastersView,
     Team,
     Win,
 )
+from ...rules import Seat
 from ...rules.card import GRID
 from ...rules.classic import Classic, Outcome, Phase, Reason, Rejection, RejectReason, Result
 from ...rules.classic_card import ClassicKey
 from ...rules.classic_card import Team as RulesTeam
 from ...rules.classic_events import Penalty, Touch
+from .. import Context
+from .roles import OPERATIVES, ROLES, SPYMASTERS
+
+NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
+SHAPE = Shape(GRID.rows, GRID.cols)  # classic's grid, as the layouts take it
 
 _TEAM = {RulesTeam.RED: Team.RED, RulesTeam.BLUE: Team.BLUE}
 _COLOUR = {
@@ -135,16 +142,7 @@ def accepted_last(state: Classic) -> Outcome | Rejection | None:
 
 
 def _public(
-    state: Classic,
-    last: Outcome | Rejection | None,
-    *,
-    penalty_pending: bool,
-    timer: int | None,
-    cannot_save: bool,
-    input_lost: bool,
-    note: str | None,
-    reveal: bool,
-    panel_failed: str | None,
+    state: Classic, last: Outcome | Rejection | None, context: Context, seat: Seat
 ) -> ClassicPublic:
     over = state.phase is Phase.OVER
     return ClassicPublic(
@@ -155,104 +153,55 @@ def _public(
         guesses_left=state.guesses_left,
         winner=_team(state.winner),
         win=_WIN[state.reason] if state.reason else None,
-        penalty=penalty_pending and not over,
-        timer=None if over else timer,
+        # Pending while the other spymaster picks the word to cover (guessing only).
+        penalty=context.penalty_pending and state.phase is Phase.GUESSING,
+        timer=None if over else context.timer,
         last=last_input(last),
-        cannot_save=cannot_save,
-        input_lost=input_lost,
-        note=note,
-        end=("new_game" if reveal else "hold") if over else None,
-        panel_failed=panel_failed,
+        cannot_save=context.cannot_save,
+        input_lost=context.input_lost,
+        note=stand_note(seat, context),
+        end=("new_game" if context.reveal else "hold") if over else None,
+        panel_failed=ROLES[seat.partner] if context.partner_panel_failed else None,
+        grid=SHAPE,
     )
 
 
-def public_record(
-    state: Classic,
-    *,
-    penalty_pending: bool = False,
-    timer: int | None = None,
-    cannot_save: bool = False,
-    input_lost: bool = False,
-    note: str | None = None,
-    reveal: bool = True,
-    show_refusal: bool = True,
-    panel_failed: str | None = None,
-) -> ClassicPublic:
-    """What everyone at the table may know of `state`, with the stand's own state:
-    `penalty_pending` (the table called the clue invalid and the other team's
-    spymaster is choosing a word to cover), `timer` (seconds left on the turn,
-    None without a timer), `cannot_save` and `input_lost` (faults), `note` (the
-    stand's answer to a press: a hint, an undo asked; a layouts STAND_NOTES key),
-    `reveal` (False: the end is held back, undo can still take it back) and
-    `panel_failed` (the other screen fails: "spymasters" or "operatives", whom
-    it faces). A finished game has neither a pending penalty nor a timer. With `show_refusal` False
-    (its few seconds are over) a refusal gives way to the result before it."""
-    return _public(
-        state,
-        public_last(state) if show_refusal else accepted_last(state),
-        penalty_pending=penalty_pending,
-        timer=timer,
-        cannot_save=cannot_save,
-        input_lost=input_lost,
-        note=note,
-        reveal=reveal,
-        panel_failed=panel_failed,
-    )
+def stand_note(seat: Seat, context: Context) -> str | None:
+    """What the stand tells `seat`'s screen beside the game: why its key did nothing
+    (a hint), that the other side left the game for a new one, else that one side
+    asked to undo (this side waits for the other, or the other asks this one)."""
+    if context.hint == "partner_new_game":  # the other side left the game: named by role
+        return f"new_game_by_{ROLES[seat.partner]}"
+    if context.hint is not None:
+        return f"hint_{context.hint}"
+    asked = context.undo_asked
+    if asked is None:
+        return None
+    if asked is seat:
+        return f"undo_wait_{ROLES[seat.partner]}"
+    return f"undo_asked_{ROLES[asked]}"
 
 
-def operatives(
-    state: Classic,
-    *,
-    penalty_pending: bool = False,
-    timer: int | None = None,
-    cannot_save: bool = False,
-    input_lost: bool = False,
-    note: str | None = None,
-    reveal: bool = True,
-    show_refusal: bool = True,
-    other_panel_failed: bool = False,
-) -> OperativesView:
-    """The operatives' screen: the public record and nothing else (with
-    `other_panel_failed`, that the spymasters' screen fails)."""
-    return OperativesView(
-        public_record(
-            state,
-            penalty_pending=penalty_pending,
-            timer=timer,
-            cannot_save=cannot_save,
-            input_lost=input_lost,
-            note=note,
-            reveal=reveal,
-            show_refusal=show_refusal,
-            panel_failed="spymasters" if other_panel_failed else None,
-        )
-    )
+def public_record(state: Classic, context: Context = NO_CONTEXT) -> ClassicPublic:
+    """What everyone at the table may know of `state`, with the stand's own state
+    (`context`) as the operatives' screen tells it: a pending penalty (the table
+    called the clue invalid and the other team's spymaster is choosing a word to
+    cover), the turn timer, faults, the stand's notes, whether the end is held
+    back (undo can still take it back), the spymasters' screen failing. A
+    finished game has neither a pending penalty nor a timer. Once its few
+    seconds are over (`show_refusal` False), a refusal gives way to the result
+    before it."""
+    last = public_last(state) if context.show_refusal else accepted_last(state)
+    return _public(state, last, context, OPERATIVES)
 
 
-def spymasters(
-    state: Classic,
-    *,
-    penalty_pending: bool = False,
-    timer: int | None = None,
-    cannot_save: bool = False,
-    input_lost: bool = False,
-    note: str | None = None,
-    reveal: bool = True,
-    show_refusal: bool = True,
-    other_panel_failed: bool = False,
-) -> SpymastersView:
+def operatives(state: Classic, context: Context = NO_CONTEXT) -> OperativesView:
+    """The operatives' screen: the public record and nothing else."""
+    return OperativesView(public_record(state, context))
+
+
+def spymasters(state: Classic, context: Context = NO_CONTEXT) -> SpymastersView:
     """The spymasters' screen: the key card, the public record, and every refusal
-    (a penalty on a word that is not the covering team's is told here only); with
-    `other_panel_failed`, that the operatives' screen fails."""
-    public = _public(
-        state,
-        state.last if show_refusal else accepted_last(state),
-        penalty_pending=penalty_pending,
-        timer=timer,
-        cannot_save=cannot_save,
-        input_lost=input_lost,
-        note=note,
-        reveal=reveal,
-        panel_failed="operatives" if other_panel_failed else None,
-    )
-    return SpymastersView(key_colours(state), public)
+    (a penalty on a word that is not the covering team's is told here only)."""
+    last = state.last if context.show_refusal else accepted_last(state)
+    return SpymastersView(key_colours(state), _public(state, last, context, SPYMASTERS))

@@ -185,23 +185,9 @@ class DuetGame:
         ]
 
     def view(self, state: Duet, seat: Seat, context: Context) -> AnyView:
-        from ... import layouts
         from . import views
 
-        return views.for_seat(
-            state,
-            seat,
-            undo_asked=context.undo_asked,
-            reveal=context.reveal,
-            cannot_save=context.cannot_save,
-            input_lost=context.input_lost,
-            partner_panel_failed=context.partner_panel_failed,
-            hint=context.hint,
-            repaired=layouts.Repaired(context.repaired) if context.repaired else None,
-            show_refusal=context.show_refusal,
-            cursor=context.cursor,
-            next_mission=context.next_mission,
-        )
+        return views.for_seat(state, seat, context)
 
 
 GAME: Game[Card, Duet, rules.Event, rules.Outcome] = DuetGame()

@@ -29,6 +29,7 @@ from ...layouts import (
     Repaired,
     SeatId,
     SeatView,
+    Shape,
     Stage,
     Who,
 )
@@ -47,7 +48,11 @@ from ...rules import (
     Seat,
     Touch,
 )
+from ...rules.card import GRID
+from .. import Context
 
+NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
+SHAPE = Shape(GRID.rows, GRID.cols)  # Duet's grid, as the layouts take it
 _MARK = {Key.AGENT: Mark.AGENT, Key.ASSASSIN: Mark.ASSASSIN, Key.BYSTANDER: Mark.BYSTANDER}
 _STAGE = {
     Phase.AWAITING_CLUE: Stage.AWAITING_CLUE,
@@ -83,35 +88,26 @@ def _who(s: Seat | None, viewer: Seat) -> Who | None:
     return Who.ME if s is viewer else Who.PARTNER
 
 
-def for_seat(
-    state: Duet,
-    seat: Seat,
-    *,
-    undo_asked: Seat | None = None,
-    reveal: bool = True,
-    cannot_save: bool = False,
-    input_lost: bool = False,
-    partner_panel_failed: bool = False,
-    hint: str | None = None,
-    repaired: Repaired | None = None,
-    show_refusal: bool = True,
-    next_mission: Mission | None = None,
-    cursor: int | None = None,
-) -> SeatView:
-    """What `seat`'s screen shows of `state`; `undo_asked` is the seat that pressed
-    undo and waits for the other (public: both saw the key pressed). With
-    `reveal` False a finished game's key stays hidden (undo is still possible).
-    `cursor` is the seat's own cursor (buttons only, its turn to guess): the
-    caller passes it for that seat alone."""
+def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView:
+    """What `seat`'s screen shows of `state`, with the stand's own state beside it
+    (`context`): an undo one seat asked for (public: both saw the key pressed), a
+    hint, a fault, the next game's mission. With `reveal` False a finished
+    game's key stays hidden (undo is still possible). The cursor is the seat's
+    own (buttons only, its turn to guess): the caller passes it for that seat alone."""
     end = None
     if state.phase is Phase.OVER:
         # The game is over: now, and only now, both sides may be shown.
+        shown = context.reveal
         end = End(
             ending=_ENDING[state.reason] if state.reason else Ending.WON,
             score=state.score,
-            card_code=state.card.code if reveal else None,
-            partner_side=marks(state.card.side(seat.partner)) if reveal else None,
+            card_code=state.card.code if shown else None,
+            partner_side=marks(state.card.side(seat.partner)) if shown else None,
         )
+    last = state.last
+    if not context.show_refusal and isinstance(last, Rejection):
+        last = state.outcome  # its few seconds are over: the result before it is back
+    next_mission = context.next_mission
     return SeatView(
         seat=SeatId(seat.value),
         side=marks(state.card.side(seat)),
@@ -126,23 +122,21 @@ def for_seat(
         mistakes_left=state.mistakes_left,
         nothing_left_for_me=state.nothing_left_to_guess(seat),
         nothing_left_for_partner=state.nothing_left_to_guess(seat.partner),
-        undo_asked=_who(undo_asked, seat),
-        cannot_save=cannot_save,
-        input_lost=input_lost,
-        partner_panel_failed=partner_panel_failed,
-        hint=hint,
-        repaired=repaired,
+        undo_asked=_who(context.undo_asked, seat),
+        cannot_save=context.cannot_save,
+        input_lost=context.input_lost,
+        partner_panel_failed=context.partner_panel_failed,
+        hint=context.hint,
+        repaired=Repaired(context.repaired) if context.repaired else None,
         # Until the next game applies it; not once this one is over (the end
         # screen says how to start it).
         next_mission=mission_label(next_mission)
         if next_mission is not None and next_mission != state.mission and end is None
         else None,
-        cursor=cursor if state.phase is not Phase.OVER else None,
-        last=_last(
-            state.last if show_refusal or not isinstance(state.last, Rejection) else state.outcome,
-            seat,
-        ),
+        cursor=context.cursor if state.phase is not Phase.OVER else None,
+        last=_last(last, seat),
         end=end,
+        grid=SHAPE,
     )
 
 
