@@ -47,4 +47,3 @@ def test_a_grid_has_whole_positive_sides(bad: object) -> None:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_shipped_game_names_its_5x5_grid(name: str) -> None:
     assert get(name).grid == Grid(5, 5)
-

@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from keystand.layouts import AnyView
 
 
-
 class ClassicGame:
     name: str = "classic"
     rules_version: int = rules.RULES_VERSION
