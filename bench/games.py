@@ -23,10 +23,11 @@ from typing import Protocol
 
 from keystand import games as registry
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
-from keystand.rules import Clue, Duet, Pass, Phase, Seat, Status, classic, generate
+from keystand.rules import Clue, Pass, Seat, classic, generate
 from keystand.rules import Touch as RTouch
 from keystand.rules.card import Key
 from keystand.rules.classic_card import ClassicKey
+from keystand.rules.duet import Duet, Phase, Status
 
 TOUCH_GAP = (1.5, 4.0)  # seconds between a guesser's touches, at table pace
 THINK = (8.0, 30.0)  # seconds a clue giver thinks before the clue

@@ -24,7 +24,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from keystand.rules import Clue, Duet, Event, Pass, Seat, Status, Touch, Undo, generate
+from keystand.rules import Clue, Event, Pass, Seat, Touch, Undo, generate
+from keystand.rules.duet import Duet, Status
 
 
 def random_game(rng: random.Random) -> tuple[Duet, list[Event]]:

@@ -23,8 +23,9 @@ from keystand import layouts, screens
 from keystand.drivers.display import TIMINGS, SimPanel
 from keystand.drivers.inputs import Act, Touch
 from keystand.games.duet import views
-from keystand.rules import Clue, Duet, Pass, Seat, generate
+from keystand.rules import Clue, Pass, Seat, generate
 from keystand.rules import Touch as RTouch
+from keystand.rules.duet import Duet
 from keystand.service import Service
 from keystand.stand import Stand
 from keystand.store import Store

@@ -30,7 +30,8 @@ from keystand.drivers.inputs import (
 from keystand.drivers.inputs.emulated import EmulatedScript
 from keystand.drivers.inputs.touchfilter import Orientation
 from keystand.inputs_setup import GRID_FILE, build, load_orientation, save_orientation
-from keystand.rules import Card, Duet, Phase, Seat
+from keystand.rules import Card, Seat
+from keystand.rules.duet import Duet, Phase
 from keystand.service import Service
 from keystand.stand import Item, Menu, Stand
 from keystand.store import Store

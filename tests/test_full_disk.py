@@ -16,7 +16,8 @@ import pytest
 import tmpfs
 
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
-from keystand.rules import Status, generate
+from keystand.rules import generate
+from keystand.rules.duet import Status
 from keystand.stand import Stand
 from keystand.store import Store
 

@@ -12,10 +12,11 @@ from keystand import games, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import KeyName, Press, Touch
 from keystand.journal import encode
-from keystand.rules import Clue, Duet, Seat, generate
+from keystand.rules import Clue, Seat, generate
 from keystand.rules.classic import Classic
 from keystand.rules.classic_card import ClassicCard
 from keystand.rules.classic_events import parse_event
+from keystand.rules.duet import Duet
 from keystand.stand import Item, Settings, Stand
 from keystand.store import Store
 

@@ -54,7 +54,8 @@ from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
 from keystand.layouts.i18n import STRINGS_DIR, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
 from keystand.layouts.view import HINTS
-from keystand.rules import Card, Duet, Mission, Seat
+from keystand.rules import Card, Mission, Seat
+from keystand.rules.duet import Duet
 from keystand.script import parse_script
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,18 +16,8 @@ from pathlib import Path
 import pytest
 
 from keystand.journal import read
-from keystand.rules import (
-    Card,
-    Clue,
-    Duet,
-    Mission,
-    Outcome,
-    Pass,
-    Seat,
-    Touch,
-    generate,
-    parse_event,
-)
+from keystand.rules import Card, Clue, Mission, Pass, Seat, Touch, generate, parse_event
+from keystand.rules.duet import Duet, Outcome
 from keystand.store import Store
 
 RUNS = int(os.environ.get("KEYSTAND_POWER_CUTS", "12"))

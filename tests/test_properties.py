@@ -40,28 +40,18 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from keystand.games.duet.summary import state_json
-from keystand.rules import (
-    NAMED,
-    Card,
-    Clue,
+from keystand.rules import NAMED, Card, Clue, Event, Key, Mission, Pass, Penalty, Seat, Touch, Undo
+from keystand.rules.cardcode import CARD_COUNT, generate, unrank
+from keystand.rules.duet import (
     Duet,
-    Event,
-    Key,
-    Mission,
     Outcome,
-    Pass,
-    Penalty,
     Phase,
     Reason,
     Rejection,
     RejectReason,
     Result,
-    Seat,
     Status,
-    Touch,
-    Undo,
 )
-from keystand.rules.cardcode import CARD_COUNT, generate, unrank
 
 CELLS = range(25)
 ALL_EVENTS: tuple[Event, ...] = (

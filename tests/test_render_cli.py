@@ -21,7 +21,8 @@ from PIL import Image, ImageChops
 from keystand.cli import main
 from keystand.games.duet import views
 from keystand.layouts import MODELS, panel, render
-from keystand.rules import Card, Duet, Mission, Seat
+from keystand.rules import Card, Mission, Seat
+from keystand.rules.duet import Duet
 from keystand.script import parse_script
 
 CODE = "YAKM-S9ED-D1RD"

@@ -33,23 +33,25 @@ from keystand.rules import (
     STANDARD,
     Card,
     Clue,
-    Duet,
     Event,
     EventError,
     Mission,
-    Outcome,
     Pass,
     Penalty,
+    Seat,
+    Touch,
+    Undo,
+    parse_event,
+)
+from keystand.rules.duet import (
+    Duet,
+    Outcome,
     Phase,
     Reason,
     Rejection,
     RejectReason,
     Result,
-    Seat,
     Status,
-    Touch,
-    Undo,
-    parse_event,
 )
 
 A, B = Seat.A, Seat.B

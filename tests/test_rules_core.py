@@ -16,18 +16,7 @@ from dataclasses import dataclass, replace
 import pytest
 
 from keystand import games
-from keystand.rules import (
-    Clue,
-    Duet,
-    Pass,
-    Penalty,
-    Seat,
-    Touch,
-    classic_code,
-    classic_events,
-    generate,
-)
-from keystand.rules import RejectReason as DuetReason
+from keystand.rules import Clue, Pass, Penalty, Seat, Touch, classic_code, classic_events, generate
 from keystand.rules import classic as classic_rules
 from keystand.rules.core import (
     BaseRejection,
@@ -37,6 +26,8 @@ from keystand.rules.core import (
     RejectedEvent,
     Undo,
 )
+from keystand.rules.duet import Duet
+from keystand.rules.duet import RejectReason as DuetReason
 
 # ----- a game of the core's own, as small as a game can be --------------------------------
 

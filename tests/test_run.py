@@ -20,7 +20,8 @@ from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.duet import views
 from keystand.journal import Journal
-from keystand.rules import Card, Seat, Status, generate
+from keystand.rules import Card, Seat, generate
+from keystand.rules.duet import Status
 from keystand.service import Service
 from keystand.stand import Settings, Stand
 from keystand.store import Store

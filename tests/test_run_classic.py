@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from keystand.rules import Duet
 from keystand.rules.classic import Classic
 from keystand.rules.classic_card import ClassicCard
+from keystand.rules.duet import Duet
 from keystand.stand import Stand
 from keystand.store import Store
 

@@ -26,8 +26,9 @@ from keystand.games import Context
 from keystand.games.classic import views as classic_views
 from keystand.games.duet import views
 from keystand.layouts.menu import layout as menu_layout
-from keystand.rules import Key, Seat, Status, generate
+from keystand.rules import Key, Seat, generate
 from keystand.rules.classic_card import ClassicCard, ClassicKey
+from keystand.rules.duet import Status
 from keystand.stand import Item, Menu, Settings, Stand
 from keystand.store import Store
 

@@ -14,8 +14,9 @@ from keystand import screens
 from keystand.drivers.display import Refresh, SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.panel_worker import RefreshPolicy
-from keystand.rules import Seat, Status, generate
+from keystand.rules import Seat, generate
 from keystand.rules.classic import Classic
+from keystand.rules.duet import Status
 from keystand.service import Service
 from keystand.stand import Item, Stand
 from keystand.store import Store

@@ -15,7 +15,8 @@ from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.duet import views
 from keystand.journal import JournalError, encode
-from keystand.rules import Card, Duet, Key, Mission, Phase, Seat, Status, generate
+from keystand.rules import Card, Key, Mission, Seat, generate
+from keystand.rules.duet import Duet, Phase, Rejection, Status
 from keystand.stand import REFUSAL_SHOWN, Item, Menu, Settings, Stand
 from keystand.store import Store
 
@@ -390,7 +391,7 @@ def test_a_double_touch_keeps_agent_found_on_both_screens(stand: Stand) -> None:
     stand.handle(Touch(*divmod(agent, 5)), 1.0)
     found = screens_of(stand)
     stand.handle(Touch(*divmod(agent, 5)), 1.2)
-    assert isinstance(stand.state.last, rules.Rejection)  # the rules did refuse it
+    assert isinstance(stand.state.last, Rejection)  # the rules did refuse it
     assert screens_of(stand) == found
 
 

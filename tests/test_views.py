@@ -46,21 +46,17 @@ from keystand.layouts.i18n import strings
 from keystand.rules import (
     Card,
     Clue,
-    Duet,
     Event,
     Mission,
     Pass,
     Penalty,
-    Phase,
-    Reason,
-    RejectReason,
-    Result,
     Seat,
     Touch,
     Undo,
     generate,
     parse_event,
 )
+from keystand.rules.duet import Duet, Phase, Reason, RejectReason, Result
 from keystand.script import parse_script
 
 CODE = "YAKM-S9ED-D1RD"

@@ -1,23 +1,19 @@
-"""The rules of Codenames Duet as pure, deterministic Python (standard library only).
+"""The games' rules as pure, deterministic Python (standard library only).
 
->>> from keystand.rules import Card, Duet, Clue, Touch, Seat, generate
+This package's names are what the host shares with every game: the seats, the
+grid, the missions the menu offers, Duet's card and events (the script text and
+card contracts), and the errors. Each game's referee is in its own module and is
+imported from there (`keystand.rules.duet`, `keystand.rules.classic`), so the host
+cannot name one by accident:
+
+>>> from keystand.rules import Clue, Seat, generate
+>>> from keystand.rules.duet import Duet
 >>> game = Duet.start(generate(seed=1))
 >>> game, outcome = game.apply(Clue(Seat.A))
 """
 
 from .card import AGENTS_TO_FIND, CELLS, DISTRIBUTION, SIZE, Card, Key, Seat, cell, row_col
 from .cardcode import CARD_COUNT, generate
-from .duet import (
-    Duet,
-    Outcome,
-    Phase,
-    Reason,
-    Rejection,
-    RejectReason,
-    Result,
-    Status,
-    apply,
-)
 from .errors import CardCodeError, CardError, EventError, KeystandError, MissionError
 from .events import Clue, Event, Pass, Penalty, Touch, Undo, parse_event
 from .grid import Grid
@@ -35,7 +31,6 @@ __all__ = [
     "CardCodeError",
     "CardError",
     "Clue",
-    "Duet",
     "Event",
     "EventError",
     "Grid",
@@ -43,19 +38,11 @@ __all__ = [
     "KeystandError",
     "Mission",
     "MissionError",
-    "Outcome",
     "Pass",
     "Penalty",
-    "Phase",
-    "Reason",
-    "RejectReason",
-    "Rejection",
-    "Result",
     "Seat",
-    "Status",
     "Touch",
     "Undo",
-    "apply",
     "cell",
     "generate",
     "parse_event",

@@ -17,8 +17,9 @@ from keystand.drivers.inputs import parse_script as parse_input_script
 from keystand.drivers.inputs.script import ScriptLineError
 
 from ... import rules
-from ...rules import Card, Duet, Grid, Mission, Seat
+from ...rules import Card, Grid, Mission, Seat
 from ...rules.card import GRID
+from ...rules.duet import Duet, Outcome, Phase, Status
 from ...script import ScriptError, parse_script
 from .. import Context, Game, Options, Played, Step
 from . import summary
@@ -102,19 +103,19 @@ class DuetGame:
         return Duet.start(card, mission, loose_order=bool(head.get("loose", False)), first=first)
 
     def playing(self, state: Duet) -> bool:
-        return state.status is rules.Status.PLAYING
+        return state.status is Status.PLAYING
 
     def options_of(self, state: Duet) -> Options:
         return Options(state.mission, state.loose_order, state.first)
 
     def cursor_seat(self, state: Duet) -> Seat | None:
-        guessing = state.phase in (rules.Phase.GUESSING, rules.Phase.SUDDEN_DEATH)
+        guessing = state.phase in (Phase.GUESSING, Phase.SUDDEN_DEATH)
         return state.guesser if guessing else None
 
     def quiet(self, state: Duet) -> bool:
-        return state.phase is rules.Phase.AWAITING_CLUE
+        return state.phase is Phase.AWAITING_CLUE
 
-    def last_outcome(self, state: Duet) -> rules.Outcome | None:
+    def last_outcome(self, state: Duet) -> Outcome | None:
         return state.outcome
 
     def summary(self, state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
@@ -190,4 +191,4 @@ class DuetGame:
         return views.for_seat(state, seat, context)
 
 
-GAME: Game[Card, Duet, rules.Event, rules.Outcome] = DuetGame()
+GAME: Game[Card, Duet, rules.Event, Outcome] = DuetGame()

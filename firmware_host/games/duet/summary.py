@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...rules import Duet, Seat
+from ...rules import Seat
 from ...rules.card import SIZE
+from ...rules.duet import Duet
 
 
 def state_json(state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:

@@ -33,22 +33,9 @@ from ...layouts import (
     Stage,
     Who,
 )
-from ...rules import (
-    Clue,
-    Duet,
-    Key,
-    Mission,
-    Outcome,
-    Pass,
-    Penalty,
-    Phase,
-    Reason,
-    Rejection,
-    Result,
-    Seat,
-    Touch,
-)
+from ...rules import Clue, Key, Mission, Pass, Penalty, Seat, Touch
 from ...rules.card import GRID
+from ...rules.duet import Duet, Outcome, Phase, Reason, Rejection, Result
 from .. import Context
 
 NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
