@@ -1,7 +1,7 @@
 """Duet key cards: the distribution, the card text, the generator, the card codes.
 
 The expectations here are derived from the sources, not from running the code:
-the distribution is copied from rules/NOTES.md ("Duet key card"), the card text
+the distribution is copied from docs/rules.md ("The table and the key card"), the card text
 from docs/design.md ("Card text"), the code format from the docstring of
 rules/cardcode.py (rank in 11 Crockford base-32 digits + a Luhn mod 32 check
 symbol), re-implemented here from the textbook algorithms.
@@ -63,7 +63,7 @@ def pair_counts(a: str, b: str) -> Counter[tuple[str, str]]:
 
 
 def assert_valid_duet(card: Card) -> None:
-    """The card obeys NOTES.md, counted here from its two sides."""
+    """The card obeys docs/rules.md (the key card), counted here from its two sides."""
     a, b = letters(card.a), letters(card.b)
     assert Counter(a) == NOTES_PER_SIDE
     assert Counter(b) == NOTES_PER_SIDE

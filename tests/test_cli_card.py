@@ -2,7 +2,7 @@
 
 Exit codes (cli.py): 0 done, 2 a user error with one line on stderr and no
 traceback. Card text is docs/design.md's "Card text"; the distribution is
-NOTES.md's "Duet key card", counted here independently.
+docs/rules.md's "The table and the key card", counted here independently.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The screens (keystand.layouts): geometry, the half turn, strings and fonts, goldens.
 
-The half turn is derived from rules/NOTES.md ("Table coordinates": seat B sees
+The half turn is derived from docs/design.md ("Table coordinates": seat B sees
 table (r, c) at (4-r, 4-c)), not from the code under test. String fit is
 measured with the font's own text box on every panel and mounting. Goldens
 are PNGs of the main screens of scripted games (tests/golden/scripts), looked

@@ -1,18 +1,18 @@
 """Property tests of the Duet referee over random event streams on random cards and missions.
 
-Every expectation is derived from rules/NOTES.md (and the rulebook it
+Every expectation is derived from docs/rules.md (and the rulebook it
 condenses), not from running the code: `Ref` below is an independent reference model
-of the rules written from NOTES.md, and each event a stream feeds the referee is
+of the rules written from docs/rules.md, and each event a stream feeds the referee is
 also fed to the model; the two must agree on whether the event is accepted and on
 every value `keystand play --json` shows (docs/design.md "Contracts"). On top of the
 model the file checks the invariants the issue names (token accounting, agents,
 covers, the score, replay, undo, a finished game) after every single event.
 
-Points NOTES.md leaves open and the project decided (the issue):
+Points the rules leave open and the project decided (the issue):
 after the game is over every event except Undo is refused with GAME_OVER; Undo
 returns to the state before the last accepted event not yet undone (a stack, so
 undo after undo goes one more step back) and reopens a finished game. Pinned here
-from the wording of NOTES.md: a penalty needs a current clue and comes once per
+from the wording of docs/rules.md: a penalty needs a current clue and comes once per
 clue ("Invalid clue: one token is discarded"); a pass or a bystander with the bank
 already empty (a penalty took the last token) needs a token the bank does not have,
 so the game is lost at once ("if a turn causes you to use up more tokens than you
@@ -65,7 +65,7 @@ ALL_EVENTS: tuple[Event, ...] = (
 )
 ALL_BUT_UNDO = ALL_EVENTS[:-1]
 
-# ----- the reference model (NOTES.md, written without looking at duet.py's logic) ------
+# ----- the reference model (docs/rules.md, written without looking at duet.py's logic) ------
 
 
 _SIDES: dict[int, tuple[Card, dict[tuple[Seat, Key], frozenset[int]]]] = {}
@@ -87,7 +87,7 @@ def cells_of(card: Card, seat: Seat, key: Key) -> frozenset[int]:
 
 @dataclass(frozen=True)
 class Ref:
-    """The rules of NOTES.md as a plain model: the bank, covers, misses, turns."""
+    """The rules of docs/rules.md as a plain model: the bank, covers, misses, turns."""
 
     card: Card
     turns: int
@@ -173,7 +173,7 @@ class Ref:
 
     @property
     def score(self) -> int | None:
-        """NOTES.md "Winning and the score"."""
+        """docs/rules.md "Winning and the score"."""
         if self.status != "won":
             return None
         if self.sudden:
@@ -282,7 +282,7 @@ class Ref:
 
 
 def expected_score(state: Duet) -> int | None:
-    """NOTES.md: 3 per token left after one for the winning turn (0 in sudden death),
+    """docs/rules.md: 3 per token left after one for the winning turn (0 in sudden death),
     +1 per pass, -1 if sudden death was needed."""
     if state.status is not Status.WON:
         return None
@@ -363,7 +363,7 @@ def check_step(before: Duet, e: Event, after: Duet, outcome: Outcome) -> None:
     assert outcome.tokens == before.turns_left - after.turns_left
     assert outcome.turn_over == (after.phase not in (before.phase, Phase.GUESSING))
     if after.status is Status.PLAYING:
-        # NOTES.md: a seat whose agents are all covered says so, at once
+        # docs/rules.md: a seat whose agents are all covered says so, at once
         newly_done = tuple(
             seat
             for seat in Seat
@@ -414,12 +414,12 @@ class Game:
             if before.phase is Phase.OVER:
                 assert reason is RejectReason.GAME_OVER  # the model agrees it is over
             if ref is None:
-                assert isinstance(result, Rejection), f"{e} accepted, NOTES.md refuses it"
+                assert isinstance(result, Rejection), f"{e} accepted, docs/rules.md refuses it"
                 if reason is not None:
                     assert result.reason is reason
             else:
                 assert isinstance(result, Outcome), (
-                    f"{e} refused ({result.reason}), NOTES.md allows it"
+                    f"{e} refused ({result.reason}), docs/rules.md allows it"
                 )
                 check_step(before, e, after, result)
                 self.check_undo_then_redo(before, e, after, result)
@@ -729,7 +729,7 @@ def play_until_over(game: Game, stream: list[tuple[int, int]]) -> None:
 
 @pytest.mark.parametrize("loose", [False, True])
 def test_a_sudden_death_win_scores_passes_minus_one(loose):
-    """A fixed game through sudden death to a win: the score is passes - 1 (NOTES.md)."""
+    """A fixed game through sudden death to a win: the score is passes - 1 (docs/rules.md)."""
     card = generate(7)
     a_agents = sorted(card.agents(Seat.A))  # A gives clues: B guesses these
     b_only = sorted(card.agents(Seat.B) - card.agents(Seat.A))

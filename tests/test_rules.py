@@ -2,7 +2,7 @@
 
 Every expected value is derived from the rulebook /work/shared/rules/duet-rules-en.txt
 (quoted in each docstring) or, for what the rulebook leaves open, from the stand's
-decisions in /work/shared/rules/NOTES.md; never from running the code. Where the code
+decisions in docs/rules.md; never from running the code. Where the code
 disagrees with the rulebook the test stays, marked xfail(strict=True).
 
 The games are played on small hand-made cards. `layout` builds the 25 (side A, side B)
@@ -205,7 +205,7 @@ def test_default_layout_is_the_documented_one():
 def test_a_touch_is_judged_only_by_the_givers_side():
     """Rulebook: "When a player touches a word, its identity depends only on the other player's
     side of the key card." and "When you are guessing, only your partner's side of the
-    key card is relevant." Also NOTES.md: "A touched word is judged ONLY by the clue
+    key card is relevant." Also docs/rules.md: "A touched word is judged ONLY by the clue
     giver's side." Cells are table cells, 5*row + col, the same for both seats."""
     pairs = layout({20: "G.", 4: ".X", 12: "GX"})  # (4,0), (0,4), (2,2)
     # A gives the clue, B guesses: A's side judges.
@@ -430,7 +430,7 @@ def test_a_clue_during_a_turn_is_refused():
 
 def test_looser_order_allows_two_clues_in_a_row_never_three():
     """Rulebook: "You can allow a player to give two clues in a row, if you like. But then the other
-    player should give a clue." (NOTES.md: "a seat may give two clues in a row, never
+    player should give a clue." (docs/rules.md: "a seat may give two clues in a row, never
     three.")"""
     s = start(loose=True)
     s = play(s, CLUE_A, T(3), PASS_B)
@@ -453,7 +453,7 @@ def test_looser_order_allows_two_clues_in_a_row_never_three():
 
 def test_a_covered_word_is_refused():
     """Rulebook: "A word that is covered by a green agent card does not need to be guessed anymore."
-    NOTES.md: "Not a guess, rejected with a reason: a covered word"."""
+    docs/rules.md: "Not a guess, rejected with a reason: a covered word"."""
     s = play(start(), CLUE_A, T(0))
     refused(s, T(0), RejectReason.COVERED)  # same turn, same guesser
     s = play(s, T(3), PASS_B, CLUE_B)
@@ -464,7 +464,7 @@ def test_a_covered_word_is_refused():
 
 
 def test_a_word_this_guesser_already_missed_is_refused_but_the_other_seat_may_guess_it():
-    """NOTES.md: "Not a guess, rejected with a reason: ... a word the same guesser already
+    """docs/rules.md: "Not a guess, rejected with a reason: ... a word the same guesser already
     missed (the same side would judge it again)." Rulebook: "A word marked by a timer
     token for one player may still be guessed by the other player." """
     s = play(start(), CLUE_A, T(18))  # B misses 18
@@ -715,7 +715,7 @@ def test_penalty_discards_a_check_token_first_then_the_guesser_guesses():
     """Rulebook: "If someone accidentally gives an invalid clue, you should take a one-turn penalty
     by discarding one of the timer tokens from the time bank." "Then the guesser should
     guess as though the clue were valid. (So the turn ends in the usual way, which in most
-    cases will use up another timer token)." NOTES.md: "the stand discards a check-side
+    cases will use up another timer token)." docs/rules.md: "the stand discards a check-side
     token first, else a bystander-side one." """
     s = play(start(Mission(9, 5)), CLUE_A)
     s, out = step(s, PENALTY)
@@ -730,7 +730,7 @@ def test_penalty_discards_a_check_token_first_then_the_guesser_guesses():
 
 
 def test_penalty_without_check_tokens_discards_a_bystander_token():
-    """NOTES.md: "the stand discards a check-side token first, else a bystander-side
+    """docs/rules.md: "the stand discards a check-side token first, else a bystander-side
     one." The standard 9-9 game has bystander-side tokens only."""
     s = play(start(), CLUE_A, PENALTY)
     assert (s.bank_check, s.bank_bystander) == (0, 8)
@@ -752,7 +752,7 @@ def test_second_penalty_for_the_same_clue_is_refused():
 
 def test_penalty_without_a_clue_is_refused():
     """Rulebook: "If someone accidentally gives an invalid clue, you should take a one-turn penalty"
-    NOTES.md: "Invalid clue (the group says so): one token is discarded from the bank,
+    docs/rules.md: "Invalid clue (the group says so): one token is discarded from the bank,
     then the guesser guesses as though the clue were valid." No clue, nothing to call
     invalid."""
     s = start()
@@ -899,7 +899,7 @@ def test_sudden_death_when_a_turn_ends_with_the_bank_empty():
 def test_sudden_death_clue_key_arms_a_seat_and_unarmed_touches_are_refused():
     """Rulebook: "If you both have words left, you are both guessers. You can make your guesses in
     any order, and you do not have to take turns" "when your partner touches a word, your
-    side of the key card determines whether the guess is correct or not." NOTES.md: "a
+    side of the key card determines whether the guess is correct or not." docs/rules.md: "a
     seat arms itself before touching (its clue key means "I am guessing" in sudden
     death), unless only one seat can guess." """
     s = sudden_death_both_guess()
@@ -957,7 +957,7 @@ def test_assassin_in_sudden_death_loses():
 
 def test_sudden_death_only_the_seat_with_words_left_guesses_and_the_last_agent_wins():
     """Rulebook: "If only one player has words left to guess, that player is the guesser." "If all
-    your guesses are correct and you find the last green agent, you both win!" NOTES.md:
+    your guesses are correct and you find the last green agent, you both win!" docs/rules.md:
     "unless only one seat can guess" (then touches count without arming). Score: "Subtract
     1 point if you needed the sudden death turn to win." (1 pass - 1 = 0)."""
     s = play(start(Mission(1, 1)), CLUE_A, *touches(A_AGENTS), PASS_B)
@@ -1070,7 +1070,7 @@ def test_score_of_constructed_games(events, mission, score):
     """Rulebook: "Give yourselves 3 points for each timer token left in the time bank. (But do not
     forget that you also used a token on the last, victorious turn)." "Give yourselves 1
     point for each timer token that a player took when ending a turn after a correct
-    guess." "Subtract 1 point if you needed the sudden death turn to win." NOTES.md: "the
+    guess." "Subtract 1 point if you needed the sudden death turn to win." docs/rules.md: "the
     stand shows it for every win", "(0 if won in sudden death)"."""
     s = score_game(events, mission or STANDARD)
     assert s.score == score
@@ -1078,7 +1078,7 @@ def test_score_of_constructed_games(events, mission, score):
 
 def test_no_score_unless_won():
     """Rulebook: "You can evaluate how well you did by counting up your score" (of a won game;
-    NOTES.md: "the stand shows it for every win")."""
+    docs/rules.md: "the stand shows it for every win")."""
     s = start()
     assert s.score is None
     s = play(s, CLUE_A, T(3), PASS_B)

@@ -1,7 +1,7 @@
 """keystand.games.duet.views: the secrecy boundary between a game and one seat's screen.
 
 Derived from docs/design.md "Secrecy" (a seat's screen is a function of its own side,
-the public record and the announcements the rules allow) and rules/NOTES.md
+the public record and the announcements the rules allow) and docs/rules.md
 ("Table coordinates", "nothing left to guess" as the only fact about a side
 that may reach the other seat). Games are random event streams on random
 cards; the checks are:
