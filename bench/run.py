@@ -19,7 +19,6 @@ import datetime
 import json
 import math
 import os
-import platform
 import shlex
 import subprocess
 import sys
@@ -33,6 +32,7 @@ import latency
 import panels
 import report
 import startup
+from machine import machine
 
 from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
@@ -215,24 +215,6 @@ def _partial_runs(timeline: Any) -> list[int]:
             runs.append(run)
             run = 0
     return [*runs, run]
-
-
-def machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "arch": platform.machine(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "system": platform.platform(),
-    }
 
 
 def earlier(tiny: bool) -> dict[str, str]:

@@ -10,6 +10,7 @@ folder, and gives the one command that reproduces it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -195,25 +196,13 @@ class Tally:
 
 
 def machine() -> dict[str, Any]:
-    """The machine, as bench/run.py names it."""
-    import platform
-
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "arch": platform.machine(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "system": platform.platform(),
-        "root": os.geteuid() == 0,
-    }
+    """The machine, as bench/run.py names it (bench/machine.py), and whether the
+    soak ran as root (the full-disk scenarios need it)."""
+    spec = importlib.util.spec_from_file_location("bench_machine", ROOT / "bench" / "machine.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {**module.machine(), "root": os.geteuid() == 0}
 
 
 def dump(path: Path, data: object) -> None:

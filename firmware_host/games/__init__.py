@@ -27,12 +27,12 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from keystand.drivers.inputs import InputEvent
+from keystand.drivers.inputs import InputEvent, parse_line
 from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
 from ..rules import Grid, KeystandError, Mission, Seat
@@ -296,6 +296,32 @@ def refused(result: object) -> bool:
     return isinstance(result, BaseRejection)
 
 
+STAND_LINES = ("press", "wait", "touch", "undo")  # what the stand's own inputs play
+
+
+def input_lines(
+    data: bytes | str,
+    parse_event: Callable[[str], EventT],
+    *,
+    grid: Grid,
+    source: str,
+) -> list[tuple[int, InputEvent | float | Played[EventT]]]:
+    """`keystand run --script` for a game whose own events the input drivers do
+    not know: the stand's lines (press, wait, touch on the game's `grid`, undo)
+    as every script has them, any other line as the game's event, played as it
+    is. The first malformed line raises ScriptError naming it."""
+    steps: list[tuple[int, InputEvent | float | Played[EventT]]] = []
+    for number, body in script_bodies(data, source=source):
+        try:
+            if body.split()[0].lower() in STAND_LINES:
+                steps.append((number, parse_line(body, grid.rows, grid.cols)))
+            else:
+                steps.append((number, Played(parse_event(body))))
+        except ValueError as e:  # a game's EventError is one
+            raise ScriptError(str(e), line=number, source=source) from None
+    return steps
+
+
 def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
     """(line number, text) of each line of script text that is not blank or a
     comment, by the one rule every reader of script text follows."""
@@ -324,6 +350,7 @@ __all__ = [
     "Played",
     "Step",
     "get",
+    "input_lines",
     "known",
     "names",
     "of_record",

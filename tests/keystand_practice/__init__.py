@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from keystand.drivers.inputs import InputEvent, parse_line
-from keystand.games import Context, Game, Options, Played, Step, script_bodies
+from keystand.drivers.inputs import InputEvent
+from keystand.games import Context, Game, Options, Played, Step, input_lines, script_bodies
 from keystand.rules import EventError, Grid, Seat
 from keystand.script import ScriptError
 
@@ -21,8 +21,6 @@ from .rules import GRID, Event, Outcome, Phase, Practice, PracticeCard
 
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
-
-STAND_LINES = ("press", "wait", "touch", "undo")  # what the stand's inputs play
 
 
 class PracticeGame:
@@ -70,16 +68,7 @@ class PracticeGame:
     def input_script(
         self, data: bytes | str, *, source: str = "script"
     ) -> list[tuple[int, InputEvent | float | Played[Event]]]:
-        steps: list[tuple[int, InputEvent | float | Played[Event]]] = []
-        for number, body in script_bodies(data, source=source):
-            try:
-                if body.split()[0].lower() in STAND_LINES:
-                    steps.append((number, parse_line(body, GRID.rows, GRID.cols)))
-                else:
-                    steps.append((number, Played(rules.parse_event(body))))
-            except ValueError as e:
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+        return input_lines(data, rules.parse_event, grid=GRID, source=source)
 
     def start_record(self, state: Practice) -> dict[str, Any]:
         return {"game": self.name, "rules": self.rules_version, "card": state.card.text}

@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from keystand.drivers.inputs import InputEvent, parse_line
+from keystand.drivers.inputs import InputEvent
 
 from ...rules import EventError, Grid, Seat
 from ...rules import classic as rules
@@ -36,7 +36,7 @@ from ...rules.classic_events import (
     parse_event,
 )
 from ...script import ScriptError
-from .. import Context, Game, Options, Played, Step, script_bodies
+from .. import Context, Game, Options, Played, Step, input_lines, script_bodies
 from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
@@ -111,19 +111,8 @@ class ClassicGame:
     def input_script(
         self, data: bytes | str, *, source: str = "script"
     ) -> list[tuple[int, InputEvent | float | Played[Event]]]:
-        # The stand's own lines (press, wait, touch, undo) as every script has
-        # them; the team's events (clue red 2, pass blue, penalty 1 3) as the game's.
-        steps: list[tuple[int, InputEvent | float | Played[Event]]] = []
-        for number, body in script_bodies(data, source=source):
-            verb = body.split()[0].lower()
-            try:
-                if verb in ("press", "wait", "touch", "undo"):
-                    steps.append((number, parse_line(body)))
-                else:
-                    steps.append((number, Played(parse_event(body))))
-            except ValueError as e:  # EventError is one
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+        # The team's events (clue red 2, pass blue, penalty 1 3) are classic's own.
+        return input_lines(data, parse_event, grid=self.grid, source=source)
 
     def start_record(self, state: rules.Classic) -> dict[str, Any]:
         return {"game": self.name, "rules": self.rules_version, "card": state.card.text}
