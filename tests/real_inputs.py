@@ -19,6 +19,14 @@ dc = 20
 busy = 21
 pwr = -1
 """
+
+
+def pi_profile(kinds: str, *, stand: str = "") -> str:
+    """A two-panel Pi build (the real drivers, 2.7" V2 HATs) with `kinds` of input
+    (a TOML list) and more `[stand]` keys (`reveal_delay = 1`)."""
+    return PANELS.replace("[panels]\n", f"{stand}[panels]\n", 1) + f"[input]\nkinds = {kinds}\n"
+
+
 # The 2.7" HAT's keys on seat A; seat B's HAT rewired off the panels' pins.
 KEYS = """
 [input.keys]

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from real_inputs import pi_profile
 
 from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
@@ -208,22 +209,7 @@ def test_a_failed_panel_is_told_on_the_other_seats_screen(
 
 # Two 2.7" V2 panels on the real drivers over emulated controllers, the simulator
 # page to play on; the key held back for one second at the end.
-PI_PROFILE = """
-[stand]
-driver = "waveshare"
-reveal_delay = 1
-[panels]
-model = "epd2in7_V2"
-rotation = 90
-[panels.B]
-spi_device = 1
-rst = 16
-dc = 20
-busy = 21
-pwr = -1
-[input]
-kinds = ["simulator"]
-"""
+PI_PROFILE = pi_profile('["simulator"]', stand="reveal_delay = 1\n")
 DUET_CODE = "5VHK-ZHXC-WE7S"
 WAIT = 120.0  # seconds: generous, for a loaded machine; every wait is for a condition
 

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from real_inputs import pi_profile
 
 from keystand import screens
 from keystand.drivers.display import SimPanel, Timing
@@ -286,21 +287,7 @@ def test_a_frame_finished_after_the_log_closed_is_still_logged(tmp_path: Path) -
         assert mine[1:] and set(mine[1:]) == {f"{seat} neutral"}, lines
 
 
-PI_PROFILE = """
-[stand]
-driver = "waveshare"
-[panels]
-model = "epd2in7_V2"
-rotation = 90
-[panels.B]
-spi_device = 1
-rst = 16
-dc = 20
-busy = 21
-pwr = -1
-[input]
-kinds = []
-"""
+PI_PROFILE = pi_profile("[]")
 
 
 def _pump(fd: int, into: list[bytes], wait: float) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from real_inputs import pi_profile
 
 from keystand.journal import read
 from keystand.rules import Card, Key, Seat
@@ -266,21 +267,7 @@ def test_the_status_line_speaks_classic(classic_stand: tuple[str, Path]) -> None
 
 # Seat A's panel on the real drivers over an emulated controller whose BUSY sticks
 # from its second refresh (`keystand run --emulate`), with the page to play on.
-STUCK_PROFILE = """
-[stand]
-driver = "waveshare"
-[panels]
-model = "epd2in7_V2"
-rotation = 90
-[panels.B]
-spi_device = 1
-rst = 16
-dc = 20
-busy = 21
-pwr = -1
-[input]
-kinds = ["simulator"]
-"""
+STUCK_PROFILE = pi_profile('["simulator"]')
 
 
 @pytest.mark.parametrize(
