@@ -62,7 +62,8 @@ def _limit(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="keystand",
-        description="keystand: a referee and per-seat key-card screens for Codenames Duet.",
+        description="keystand: a referee and per-seat key-card screens for Codenames Duet "
+        "(and classic Codenames).",
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -84,8 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play",
         help="run a script of events through the referee and print the state",
-        description="Run a script (one event a line: touch R C, clue A|B, pass A|B, undo, "
-        "penalty; # comments) through the Duet referee and print the state after it.",
+        description="Run a script (one event a line, # comments; Duet's: touch R C, clue A|B, "
+        "pass A|B, undo, penalty; each game its own) through the game's referee and print "
+        "the state after it.",
     )
     add_card_source(play)
     play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")

@@ -34,7 +34,7 @@ class Item(enum.Enum):
     PENALTY = "penalty"
     HISTORY = "history"
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
-    GAME = "game"  # Duet or classic: deals a new game of the other one
+    GAME = "game"  # deals a new game of the next game there is (games.names())
     TIMER = "timer"  # the turn timer's length (a game that has one)
 
 
