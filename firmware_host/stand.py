@@ -292,6 +292,10 @@ class Stand:
                 self._calibrate(event, now)
             elif self._over_and_shown():  # a touch on the end screen: say how to go on
                 self._hint(tuple(Seat), "new_game", now)
+            elif self.state is not None and not self.playing:
+                # The end held back: only undo can change it now. A stray touch
+                # must not become the word framed as the one that ended the game.
+                log.info("touch %d %d while the end is held: ignored", event.row, event.col)
             elif self.state is not None and not self.game.grid.contains(event.row, event.col):
                 # A keyboard line, or a page dealt before a switch of games, can
                 # name a word the game's grid does not have.
@@ -453,7 +457,7 @@ class Stand:
             self.new_game()  # on the end screen (the key shown), clue deals the next game
             return
         if press.key is KeyName.PASS and self._over_and_shown():
-            self._hint((seat,), "new_game", now)
+            self._hint((seat,), "too_late", now)  # the end is final: clue deals the next
         elif press.key in (KeyName.CLUE, KeyName.PASS):
             event = self.game.key_event(self.state, seat, press.key.value)
             if event is not None:
@@ -462,7 +466,7 @@ class Stand:
                 self._hint((seat,), f"useless_{press.key.value}", now)
         elif press.key is KeyName.UNDO:
             if self._over_and_shown():
-                self._hint((seat,), "new_game", now)  # both sides were shown: no undo
+                self._hint((seat,), "too_late", now)  # both sides were shown: no undo
                 return
             req = self.undo_request
             if req is not None and req.seat is not seat:

@@ -75,7 +75,7 @@ def draw_cell(draw: ImageDraw.ImageDraw, box: Box, look: CellLook) -> None:
             draw.line(cross, fill=WHITE, width=max(1 if small else 2, s // 9))
             draw.line(other, fill=WHITE, width=max(1 if small else 2, s // 9))
     frame = max(2, s // 12) if look.framed else 0
-    inset = 0 if small else frame  # inside the frame of the last touch, not under it
+    inset = frame  # inside the frame of the last touch, never under it (small cells too)
     for who in look.missed_by:
         _miss(draw, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), toward(who))
     if look.framed:

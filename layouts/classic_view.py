@@ -36,6 +36,7 @@ STAND_NOTES = (
     "hint_useless_pass",
     "hint_hold_menu",
     "hint_new_game",
+    "hint_too_late",
     "hint_input_back",
     "hint_calibrate",
     "hint_calibrated",

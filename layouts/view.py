@@ -49,6 +49,7 @@ SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
 HINTS = (
     "hold_menu",
     "new_game",
+    "too_late",
     "input_back",
     "calibrate",
     "calibrated",

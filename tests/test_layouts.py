@@ -741,6 +741,9 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
     "sudden-B": ("sudden", "2-1", Seat.B),
     "won-A": ("won", "9-9", Seat.A),
     "lost-B": ("lost", "9-9", Seat.B),
+    # The word that ended the game is framed and missed: both visible, on every panel.
+    "missed-B": ("missed", "1-0", Seat.B),
+    "missed-A": ("missed", "1-0", Seat.A),
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
 MENU_LINES = (

@@ -76,3 +76,25 @@ def test_no_notice_for_a_new_game_after_one_that_is_over(tmp_path: Path) -> None
     stand.tick(2.0 + stand.settings.reveal_delay)
     new_game(stand, "A", 20.0)
     assert screens.context(stand, Seat.B).hint is None
+
+
+def test_a_touch_while_the_end_is_held_changes_nothing(tmp_path: Path) -> None:
+    """In the seconds both seats may still undo a stray last touch, another touch
+    is no input: the word framed stays the one that ended the game (a refusal
+    once moved the frame to the refused word, then framed none)."""
+    from keystand.drivers.inputs import Touch
+
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    side = stand.state.card.side(Seat.A)
+    assassin = next(i for i, k in enumerate(side) if k.value == "X")
+    stand.handle(Touch(*divmod(assassin, 5)), 2.0)
+    held = stand.game.view(stand.state, Seat.B, screens.context(stand, Seat.B))
+    assert held.last is not None and held.last.cell == assassin and held.end.held
+    other = next(i for i in range(25) if i != assassin)
+    assert not stand.handle(Touch(*divmod(other, 5)), 3.0)  # nothing on any screen changes
+    assert stand.game.view(stand.state, Seat.B, screens.context(stand, Seat.B)) == held
+    stand.handle(Press("A", KeyName.UNDO), 4.0)  # undo still works while held
+    stand.handle(Press("B", KeyName.UNDO), 4.5)
+    assert stand.playing

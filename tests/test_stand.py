@@ -423,8 +423,9 @@ def test_undone_says_what_was_undone(stand: Stand) -> None:
 
 def test_keys_that_do_nothing_say_what_would(stand: Stand) -> None:
     """A short press of menu says to hold it; on the end screen (both sides shown)
-    undo, pass and touches say clue deals the next game; the hint goes after a
-    few seconds, or at once with the next thing that counts."""
+    undo and pass say it is too late to undo and clue deals the next game, touches
+    that clue does; the hint goes after a few seconds, or at once with the next
+    thing that counts."""
     stand.handle(Press("A", KeyName.MENU), 0.0)
     assert stand.hints == {Seat.A: ("hold_menu", 0.0)}
     assert views_hint(stand, Seat.A) == "hold_menu" and views_hint(stand, Seat.B) is None
@@ -434,7 +435,10 @@ def test_keys_that_do_nothing_say_what_would(stand: Stand) -> None:
     stand.handle(Touch(*divmod(assassin, 5)), 11.0)
     stand.tick(11.0 + stand.settings.reveal_delay)  # both sides shown
     stand.handle(Press("B", KeyName.UNDO), 30.0)
-    assert stand.hints[Seat.B][0] == "new_game"
+    assert stand.hints[Seat.B][0] == "too_late"  # not only the end line again: why not
+    stand.handle(Press("A", KeyName.PASS), 30.5)
+    assert stand.hints[Seat.A][0] == "too_late"
+    stand.hints.clear()
     stand.handle(Touch(0, 0), 31.0)
     assert {s: h[0] for s, h in stand.hints.items()} == {Seat.A: "new_game", Seat.B: "new_game"}
     panel = SimPanel("epd2in7_V2", rotation=90)
