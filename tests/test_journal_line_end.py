@@ -295,7 +295,8 @@ def test_a_game_resumes_with_its_last_shown_event(tmp_path: Path, spoil: str) ->
     """The pass both screens showed is the last record; its line end damaged, the
     game still resumes after it (`keystand state` reads the same), and the log
     line names the record and the copy."""
-    from keystand.rules import Clue, Duet, Pass, Seat, Touch, generate
+    from keystand.rules import Clue, Pass, Seat, Touch, generate
+    from keystand.rules.duet import Duet
     from keystand.store import Store
 
     store = Store(tmp_path)
