@@ -75,10 +75,15 @@ def draw_cell(draw: ImageDraw.ImageDraw, box: Box, look: CellLook) -> None:
             draw.line(cross, fill=WHITE, width=max(1 if small else 2, s // 9))
             draw.line(other, fill=WHITE, width=max(1 if small else 2, s // 9))
     frame = max(2, s // 12) if look.framed else 0
-    inset = frame  # inside the frame of the last touch, never under it (small cells too)
+    if small and look.framed:
+        # No room inside the frame for an arrow: the arrow goes over the frame's
+        # edge, which stays whole on the other three sides (never the arrow hidden).
+        draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=BLACK, width=frame)
+    inset = 0 if small else frame  # inside the frame of the last touch, not under it
+    keep = frame if small else 0  # the frame's top and bottom stay whole
     for who in look.missed_by:
-        _miss(draw, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), toward(who))
-    if look.framed:
+        _miss(draw, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), toward(who), keep)
+    if look.framed and not small:
         draw.rectangle((x0, y0, x1 - 1, y1 - 1), outline=BLACK, width=frame)
 
 
@@ -90,11 +95,12 @@ def _centred(box: Box, side: int) -> Box:
     return (left, top, left + side - 1, top + side - 1)
 
 
-def _miss(draw: ImageDraw.ImageDraw, box: Box, direction: int) -> None:
+def _miss(draw: ImageDraw.ImageDraw, box: Box, direction: int, keep: int = 0) -> None:
     """A timer token's arrow, pointing to the seat that guessed: down (+1), along the
     left edge, for the viewer's own misses; up (-1), along the right edge, for the
     partner's. The marks leave both edges free on the play screen; where cells are
-    small, a white band keeps the arrow apart from a mark it would touch."""
+    small, a white band keeps the arrow apart from a mark it would touch (but for
+    `keep` rows at the top and bottom: a frame's, where the arrow crosses it)."""
     x0, y0, x1, y1 = box
     s = x1 - x0
     head = max(3 if s < SMALL else 5, (s // 5) | 1)  # odd: the apex on the shaft's centre column
@@ -103,7 +109,8 @@ def _miss(draw: ImageDraw.ImageDraw, box: Box, direction: int) -> None:
     left = x0 + pad if direction > 0 else x1 - 1 - pad - head + 1
     mid = left + head // 2
     top, bottom = y0 + pad + 1, y1 - 1 - pad - 1
-    draw.rectangle((max(x0, left - 1), y0, min(x1 - 1, left + head), y1 - 1), fill=WHITE)
+    band = (max(x0, left - 1), y0 + keep, min(x1 - 1, left + head), y1 - 1 - keep)
+    draw.rectangle(band, fill=WHITE)
     draw.rectangle((mid - shaft // 2, top, mid - shaft // 2 + shaft - 1, bottom), fill=BLACK)
     tip, base = (bottom, bottom - head // 2 - 1) if direction > 0 else (top, top + head // 2 + 1)
     draw.polygon([(left, base), (left + head - 1, base), (mid, tip)], fill=BLACK)

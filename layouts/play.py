@@ -18,9 +18,9 @@ from . import i18n
 from .cells import CellLook, draw_cell
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
 from .panels import PanelSpec
-from .text import BLACK, WHITE, TextBox, draw_text, line_height
+from .text import BLACK, WHITE, TextBox, draw_text, fits, line_height
 from .text import font as _font
-from .view import SQUARE, LastKind, Mark, SeatId, SeatView, Shape, Stage, Who
+from .view import SQUARE, LastKind, Mark, MissionLabel, SeatId, SeatView, Shape, Stage, Who
 
 PAD = 2  # around text in the headline's bar and in the counters
 FRAME = 1  # the frame of a refused input
@@ -331,6 +331,11 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     last = last_key(view)
     note = note_key(view)
     urgent = note in ("cannot_save", "input_lost", "partner_panel_failed")
+    # Where they share one box, the next game's mission goes under the last input
+    # (news for later: never instead of it), in the longest form that fits.
+    mission_forms: list[str] = []
+    if lay.shared and note == "next_mission" and last and view.next_mission is not None:
+        mission_forms, note = _next_mission_forms(s, lang, view.next_mission), None
     if lay.shared and note and last and (urgent or last[0] != "reject"):
         # One box. A fault that stops input first (a refusal must not hide it);
         # then a refusal; then a note that needs acting on now; then the
@@ -347,11 +352,29 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         table, key = last
         if table == "reject":
             d.rectangle(inclusive(lay.last_frame), outline=BLACK, width=FRAME)
-        draw_text(d, s[table][key], lay.last, middle=True)
+        text = s[table][key]
+        under = (f"{text}\n{m}" for m in mission_forms if fits(f"{text}\n{m}", lay.last))
+        text = next(under, text)
+        draw_text(d, text, lay.last, middle=True)
     if note and not (lay.shared and last):
         text = s["note"][note]
         if note == "next_mission" and view.next_mission is not None:
-            m = view.next_mission
-            text = text.format(mission=i18n.mission(lang, m.name, m.numbers))
+            text = _next_mission(s, lang, view.next_mission)
         draw_text(d, text, lay.note, middle=lay.shared)
     return boxes
+
+
+def _next_mission(s: dict[str, dict[str, str]], lang: str, m: MissionLabel) -> str:
+    """ "Next game: Cairo 9-5" in the screen's language."""
+    return s["note"]["next_mission"].format(mission=i18n.mission(lang, m.name, m.numbers))
+
+
+def _next_mission_forms(s: dict[str, dict[str, str]], lang: str, m: MissionLabel) -> list[str]:
+    """The next game's mission, longest first: "Next game: Cairo 9-5", "Next: Cairo
+    9-5", "Next: 9-5" (where it shares a box with the last input)."""
+    short = s["note"]["next_mission_short"]
+    return [
+        _next_mission(s, lang, m),
+        short.format(mission=i18n.mission(lang, m.name, m.numbers)),
+        short.format(mission=m.numbers),
+    ]
