@@ -27,14 +27,14 @@ class Item(enum.Enum):
 
     CLOSE = "close"
     NEW_GAME = "new_game"
+    PENALTY = "penalty"
     MISSION = "mission"
     ORDER = "order"
     FIRST_CLUE = "first_clue"
     LANGUAGE = "language"
-    PENALTY = "penalty"
     HISTORY = "history"
-    CALIBRATE = "calibrate"  # only on a stand with a touch grid
     GAME = "game"  # deals a new game of the next game there is (games.names())
+    CALIBRATE = "calibrate"  # only on a stand with a touch grid
     TIMER = "timer"  # the turn timer's length (a game that has one)
 
 

@@ -102,13 +102,14 @@ def layout(panel: PanelSpec) -> MenuLayout:
     lh = line_height(st.body)
     top = title.y + title.h + 3
     inner = w - 2 * m
+    sw = scroll_width(panel)  # right of each value: the scroll signs' column
     if panel.landscape:  # label and value side by side
         row_h = lh + 3
         label_w = inner * 3 // 5
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
         values = tuple(
-            TextBox(m + label_w, top + k * row_h + 1, inner - label_w - 3, st.body)
+            TextBox(m + label_w, top + k * row_h + 1, inner - label_w - 3 - sw, st.body)
             for k in range(n)
         )
     else:  # narrow: the value on a line of its own under the label
@@ -116,9 +117,34 @@ def layout(panel: PanelSpec) -> MenuLayout:
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, inner - 6, st.body) for k in range(n))
         values = tuple(
-            TextBox(m + 12, top + k * row_h + 1 + lh, inner - 15, st.body) for k in range(n)
+            TextBox(m + 12, top + k * row_h + 1 + lh, inner - 15 - sw, st.body) for k in range(n)
         )
     return MenuLayout(title, rows, values, hint, row_h)
+
+
+def scroll_width(panel: PanelSpec) -> int:
+    """The column at the list's right edge where an arrow says more entries lie
+    above or below (a small panel shows a few entries at a time)."""
+    return 5 + 1  # a 5-pixel triangle and a pixel apart: read at a glance, narrow
+
+
+def _scroll_sign(
+    draw: ImageDraw.ImageDraw, panel: PanelSpec, row: TextBox, up: bool, ink: int
+) -> None:
+    """A small solid triangle in the scroll column beside `row` (a value's box),
+    pointing up or down."""
+    w, _ = panel.size
+    size = scroll_width(panel) - 1
+    right = w - panel.style.margin - 3
+    left = right - size
+    top = row.y + (row.line_height - size) // 2
+    bottom = top + size - 1
+    mid = (left + right) // 2
+    if up:
+        points = [(left, bottom), (right, bottom), (mid, top)]
+    else:
+        points = [(left, top), (right, top), (mid, bottom)]
+    draw.polygon(points, fill=ink)
 
 
 def _window(selected: int, count: int, rows: int) -> int:
@@ -164,6 +190,8 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             numbers = line.mission[1] if line.mission is not None else text
             text = f"{s['menu_value'][view.editing]} {numbers}"
         draw_text(d, text, value, fill=ink)
+        if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
+            _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
     draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)
 
 

@@ -10,6 +10,7 @@ Every size comes from the panel's `Style`; every word from the strings.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -364,12 +365,14 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     return boxes
 
 
-def _next_mission(s: dict[str, dict[str, str]], lang: str, m: MissionLabel) -> str:
+def _next_mission(s: Mapping[str, Mapping[str, str]], lang: str, m: MissionLabel) -> str:
     """ "Next game: Cairo 9-5" in the screen's language."""
     return s["note"]["next_mission"].format(mission=i18n.mission(lang, m.name, m.numbers))
 
 
-def _next_mission_forms(s: dict[str, dict[str, str]], lang: str, m: MissionLabel) -> list[str]:
+def _next_mission_forms(
+    s: Mapping[str, Mapping[str, str]], lang: str, m: MissionLabel
+) -> list[str]:
     """The next game's mission, longest first: "Next game: Cairo 9-5", "Next: Cairo
     9-5", "Next: 9-5" (where it shares a box with the last input)."""
     short = s["note"]["next_mission_short"]

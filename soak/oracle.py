@@ -19,7 +19,6 @@ from keystand.drivers.inputs import Act, Press, Touch
 from keystand.rules import Seat
 
 NEW_GAME = "press A menu long\npress A pass\npress A menu\npress A menu\n"
-LANGUAGE_AT = {"duet": 5, "classic": 3}  # the menu's Language entry, from Close
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ def script(
         elif roll < 0.25:
             prefix = (
                 "press A menu long\n"
-                + "press A pass\n" * LANGUAGE_AT[game]
+                + "press A pass\n" * games.get(game).menu_items.index("language")
                 + "press A menu\npress A undo\n"
             )
     lines = []

@@ -161,11 +161,11 @@ def test_the_menu_sets_the_timer_and_it_survives_a_restart(tmp_path: Path) -> No
     while stand.menus[Seat.B].item is not Item.TIMER:
         stand.handle(Press("B", KeyName.PASS), 0.1)
     panel = SimPanel("epd2in7_V2", speed=0)
-    assert screens.menu_view(stand, Seat.B).lines[2].value_key == "timer_off"
+    assert screens.menu_view(stand, Seat.B).lines[3].value_key == "timer_off"
     stand.handle(Press("B", KeyName.MENU), 0.2)
     stand.handle(Press("B", KeyName.MENU), 0.3)
     assert stand.settings.timer == TIMER_CHOICES[2] == 90
-    assert screens.menu_view(stand, Seat.B).lines[2].value_text == "1:30"
+    assert screens.menu_view(stand, Seat.B).lines[3].value_text == "1:30"
     assert screens.render(stand, Seat.B, panel).size == panel.size
     assert json.loads((tmp_path / "settings.json").read_text())["timer"] == 90
     stand.handle(Press("B", KeyName.UNDO), 0.4)  # close: the running turn gets the clock

@@ -747,20 +747,22 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
     "missed-A": ("missed", "1-0", Seat.A),
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
-MENU_LINES = (
+MENU_LINES = (  # Duet's entries, in its order (games/duet: menu_items)
     MenuLine(MenuItem.CLOSE),
     MenuLine(MenuItem.NEW_GAME),
+    MenuLine(MenuItem.PENALTY),
     MenuLine(MenuItem.MISSION, value_text="9-5"),
     MenuLine(MenuItem.ORDER, "strict"),
+    MenuLine(MenuItem.FIRST_CLUE, "first_either"),
     MenuLine(MenuItem.LANGUAGE, "lang_en"),
-    MenuLine(MenuItem.PENALTY),
     MenuLine(MenuItem.HISTORY),
+    MenuLine(MenuItem.GAME, "game_duet"),
 )
 MENUS = {
-    "menu": MenuView(MENU_LINES, 2),
+    "menu": MenuView(MENU_LINES, 3),
     "menu-history": MenuView(
         MENU_LINES,
-        6,
+        MENU_LINES.index(MenuLine(MenuItem.HISTORY)),
         history=(
             HistoryLine("11-21", "9-9", "won", 22),
             HistoryLine("11-20", "9-5", "lost", None),

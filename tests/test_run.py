@@ -444,10 +444,12 @@ def test_the_menus_choices_survive_a_restart(tmp_path: Path) -> None:
     script = tmp_path / "menu.txt"
     script.write_text(
         "press B menu long\n"
-        + "press B pass\n" * 5  # down to Language
+        + "press B clue\n" * 3  # up from Close past Game and History to Language
         + "press B menu\npress B menu\n"  # en -> de -> ru
         + "press B undo\n"  # close
-        + "press A menu long\npress A pass\npress A pass\npress A menu\n"  # mission: next
+        + "press A menu long\n"
+        + "press A pass\n" * 3  # down past New game and Invalid clue to Mission
+        + "press A menu\n"  # mission: next
         + "press A pass\npress A menu\npress A undo\n"  # order: loose
     )
     state = tmp_path / "state"

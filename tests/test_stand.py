@@ -168,8 +168,9 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.MENU, long=True), 0.0)
     assert stand.menus[Seat.B] == Menu(Seat.B)
     assert stand.menus[Seat.B].item is Item.CLOSE  # a double press does nothing
-    # down past "new game" to "mission", choose twice: 9-9 -> 10-10 -> 11-11
+    # down past "new game" and "invalid clue" to "mission", choose twice: 9-9 -> 10-10 -> 11-11
     stand.handle(Press("B", KeyName.PASS), 0.05)
+    stand.handle(Press("B", KeyName.PASS), 0.07)
     stand.handle(Press("B", KeyName.PASS), 0.1)
     assert stand.menus[Seat.B].item is Item.MISSION
     stand.handle(Press("B", KeyName.MENU), 0.2)
@@ -183,7 +184,7 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.MENU), 0.7)
     assert stand.settings.lang == ("en", "de")
     assert stand.state is first  # nothing of this touches the game in play
-    for t in (0.8, 0.85, 0.9, 1.0):
+    for t in (0.8, 0.85, 0.9, 0.95, 1.0):
         stand.handle(Press("B", KeyName.CLUE), t)
     assert stand.menus[Seat.B].item is Item.NEW_GAME
     stand.handle(Press("B", KeyName.MENU), 1.1)  # a game is in play: asks again

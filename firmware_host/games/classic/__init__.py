@@ -46,12 +46,12 @@ if TYPE_CHECKING:
 class ClassicGame:
     name: str = "classic"
     rules_version: int = rules.RULES_VERSION
-    menu_items: tuple[str, ...] = (
+    menu_items: tuple[str, ...] = (  # the shared entries where Duet has them
         "close",
         "new_game",
+        "penalty",
         "timer",
         "language",
-        "penalty",
         "history",
         "game",
     )

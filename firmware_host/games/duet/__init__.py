@@ -34,14 +34,17 @@ RULES_VERSION = 1
 class DuetGame:
     name: str = "duet"
     rules_version: int = RULES_VERSION
+    # The entries every game has keep their places (docs/screens.md "The menu"):
+    # counted down from the top or up from the bottom, the same presses reach them
+    # in every game; the game's own settings lie between.
     menu_items: tuple[str, ...] = (
         "close",
         "new_game",
+        "penalty",
         "mission",
         "order",
         "first_clue",
         "language",
-        "penalty",
         "history",
         "game",
     )
