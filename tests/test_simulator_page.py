@@ -158,7 +158,7 @@ def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> No
             timeout=WAIT_MS,
         )
         wait_for_new_frames()
-        assert "Waiting for a clue" in status_line.text_content()
+        assert "Waiting for seat B's clue: seat B presses clue." in status_line.text_content()
         assert (
             page.locator(f"#table-A button[data-cell='{agent}']").get_attribute("class")
             == "covered"
