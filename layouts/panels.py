@@ -92,6 +92,25 @@ NATIVE: dict[str, tuple[int, int, str]] = {
     "epd4in2_V2": (400, 300, '4.2"'),
 }
 MODELS: tuple[str, ...] = tuple(NATIVE)
+# Each panel's active area, its long side by its short side in millimetres, from
+# Waveshare's specification pages ("Display area" / "Display size"): 2.13inch
+# e-Paper HAT (V4) 48.55 x 23.71; 2.7inch e-Paper HAT (V2) 57.288 x 38.192;
+# 2.9inch e-Paper Module (V2) 66.89 x 29.05; 4.2inch e-Paper Module (V2) 84.8 x 63.6.
+# Over the pixels: a pixel is 0.194, 0.217, 0.226 and 0.212 mm.
+ACTIVE_AREA_MM: dict[str, tuple[float, float]] = {
+    "epd2in13_V4": (48.55, 23.71),
+    "epd2in7_V2": (57.288, 38.192),
+    "epd2in9_V2": (66.89, 29.05),
+    "epd4in2_V2": (84.8, 63.6),
+}
+
+
+def pixel_mm(model: str) -> float:
+    """The side of one pixel of `model`, in millimetres (its active area's long side
+    over its long side's pixels)."""
+    width, height, _ = NATIVE[model]
+    return ACTIVE_AREA_MM[model][0] / max(width, height)
+
 
 # All four are 110-130 pixels per inch. Sizes are for reading at arm's length:
 # the role at least 15 px bold, body text 11 px bold, the counters' digits at
