@@ -21,10 +21,13 @@ from . import i18n
 from .geometry import Box, grid_size, inclusive
 from .panels import PanelSpec
 from .play import Counter, cell_looks, counter, draw_grid, number_width
-from .text import BLACK, TextBox, draw_text, line_height
+from .text import BLACK, TextBox, draw_text, line_height, width
 from .view import SQUARE, Ending, SeatView, Shape
 
 GRID_GAP = 6
+# The widest a card code can be: W is the font's widest capital (the tests check
+# it against the code's alphabet, which the layouts do not know).
+WIDEST_CODE = "WWWW-WWWW-WWWW"
 MIN_BAND = 120  # the narrowest column of words beside the score
 
 
@@ -36,19 +39,32 @@ class EndLayout:
     title: TextBox
     reason: TextBox
     score: Counter
-    code: TextBox
+    code: TextBox  # the code's place, in lines of small type (the hold text's)
+    code_lines: int = 1  # the lines the card code itself takes, at `code_size`
+    code_size: int = 13  # the card code's type size (`Style.code`)
+    place: Box = (0, 0, 0, 0)  # all the code's place: the code, then the foot line
+
+    def held(self, size: int) -> tuple[TextBox, TextBox]:
+        """Where the hold text goes while the key is held back (the card code's type
+        `size`): the whole code place, or, above a notice on the foot line, the
+        lines over it."""
+        _, foot = code_boxes(self.code, self.code_lines, size)
+        lines = max(1, (foot.y - self.code.y) // self.code.line_height)
+        return replace(self.code, lines=(foot.y + foot.h - self.code.y) // foot.line_height), (
+            replace(self.code, lines=lines)
+        )
 
     def slots(self) -> dict[str, list[TextBox]]:
-        head, foot = code_boxes(self.code)
+        _, foot = code_boxes(self.code, self.code_lines, self.code_size)
         return {
             "end_title": [self.title],
             "end_reason": [self.reason],
             "score": [self.score.label],
             "number": [self.score.number],
             "caption": list(self.captions),
-            # The hold text alone fills the code's box; above the notice, all but its
-            # last line, as the card code does.
-            "code": [self.code, head],
+            # The hold text alone fills the code's place; above the notice, all but
+            # its last line.
+            "code": list(self.held(self.code_size)),
             "end_hint": [foot],
             "end_note": [foot],
         }
@@ -65,7 +81,6 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     st = panel.style
     m = st.margin
     cap_h = line_height(st.label)
-    code_h = st.code_lines * line_height(st.label)
     title_h = line_height(st.title)
     score_w = max(number_width(st.number) + 8, 6 * st.label)
     if st.end_beside:
@@ -90,6 +105,11 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
         area = (m, score.box[3] + st.gap, w - m, h - m)
     ax0, ay0, ax1, ay1 = area
     aw, ah = ax1 - ax0, ay1 - ay0
+    # The card code at its own size (`Style.code`: no two of its characters alike
+    # at it), on one line where the widest code fits across, else broken between
+    # its groups; then one line for what starts the next game.
+    code_lines = 1 if width(WIDEST_CODE, st.code) <= aw else 2
+    code_h = code_lines * line_height(st.code) + line_height(st.label)
     # Each grid takes its cells + 3 pixels (its lines and the outer frame) and a caption.
     rows, cols = grid.rows, grid.cols
     beside = ((aw - GRID_GAP) // 2 - 3) // cols, (ah - cap_h - code_h - 3) // rows
@@ -106,7 +126,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
             TextBox(x, ay0, gw, st.label),
             TextBox(x, second[1] - 1 - cap_h, gw, st.label),
         )
-        code = TextBox(ax0, second[1] - 1 + gh, aw, st.label, st.code_lines)
+        code_y = second[1] - 1 + gh
     else:
         total = 2 * gw + GRID_GAP
         x = ax0 + (aw - total) // 2
@@ -116,14 +136,24 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
             TextBox(x, ay0, gw, st.label),
             TextBox(x + gw + GRID_GAP, ay0, gw, st.label),
         )
-        code = TextBox(x, first[1] - 1 + gh, total, st.label, st.code_lines)
-    return EndLayout(cell, (first, second), captions, title, reason, score, code)
+        code_y = first[1] - 1 + gh
+    # The code's place, in lines of the small type the hold text takes.
+    code = TextBox(ax0, code_y, aw, st.label, code_h // line_height(st.label))
+    place = (ax0, code_y, ax0 + aw, code_y + code_h)
+    return EndLayout(
+        cell, (first, second), captions, title, reason, score, code, code_lines, st.code, place
+    )
 
 
-def code_boxes(box: TextBox) -> tuple[TextBox, TextBox]:
-    """The code slot once the key is shown: the card code, then one line for
-    what starts the next game."""
-    code = replace(box, lines=box.lines - 1)
+def code_boxes(
+    box: TextBox, code_lines: int | None = None, size: int | None = None
+) -> tuple[TextBox, TextBox]:
+    """The code's place once the key is shown: the card code (in `code_lines` of
+    type `size`), then one line for what starts the next game."""
+    if size is None or code_lines is None:
+        head = replace(box, lines=box.lines - 1)
+        return head, replace(box, y=box.y + head.h, lines=1)
+    code = TextBox(box.x, box.y, box.w, size, code_lines)
     return code, replace(box, y=box.y + code.h, lines=1)
 
 
@@ -141,14 +171,15 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         d.rectangle(inclusive(lay.score.box), outline=BLACK)
         draw_text(d, s["score"]["label"], lay.score.label, center=True)
         draw_text(d, str(end.score), lay.score.number, center=True)
-    code, after = code_boxes(lay.code)
+    code, after = code_boxes(lay.code, lay.code_lines, lay.code_size)
     # The partner's screen fails: its last line says so (that panel cannot), before
     # what starts the next game.
     notice = s["end_note"]["partner_panel_failed"] if view.partner_panel_failed else None
-    if end.held:  # the key is held back a few seconds: undo is still possible
-        draw_text(d, s["end_hold"]["undo"], code if notice else lay.code, center=True)
-    else:
-        draw_text(d, f"{s['code']['label']} {end.card_code}", code, center=True)
+    if end.card_code is None:  # the key is held back a few seconds: undo is still possible
+        whole, head = lay.held(lay.code_size)
+        draw_text(d, s["end_hold"]["undo"], head if notice else whole, center=True)
+    else:  # alone and large: no two of its characters alike (docs/screens.md)
+        draw_text(d, end.card_code, code, center=True)
     if notice is not None:
         draw_text(d, notice, after, center=True)
     elif not end.held:  # what starts the next game, or what the key just pressed would do

@@ -28,7 +28,8 @@ class Style:
     refused one) and `note` (the announcement); with `shared_message` the last
     two share one box of `note_lines` (a refusal first, then the announcement,
     then the last input). The end screen: `title`, `reason`, the score as a
-    counter, the card code in `code_lines` of `label` size, and the two sides;
+    counter, the card code at `code` size (one its characters cannot be confused
+    at: tests/test_card_code_legible.py), and the two sides;
     `end_beside` puts the words in a column `end_text` wide beside the grids
     instead of in a band above them.
     """
@@ -50,7 +51,7 @@ class Style:
     shared_message: bool = False
     end_beside: bool = False
     end_text: int = 0
-    code_lines: int = 2  # the card code, then what starts the next game
+    code: int = 13  # the card code's type size
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ _STYLES: dict[str, Style] = {
         shared_message=True,
         end_beside=True,
         end_text=84,
-        code_lines=3,
+        code=14,
     ),
     "epd2in9_V2": Style(
         grid=128,
@@ -167,6 +168,7 @@ _STYLES: dict[str, Style] = {
         reason_lines=1,
         margin=4,
         gap=8,
+        code=16,
     ),
 }
 # Mounted on end: the grid on top, the column below it wide and short.
@@ -180,7 +182,6 @@ _PORTRAIT: dict[str, Style] = {
         last_lines=2,
         end_beside=False,
         reason_lines=2,
-        code_lines=3,
     ),
     "epd2in7_V2": replace(
         _STYLES["epd2in7_V2"],

@@ -324,8 +324,6 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
     out = []
     for table, entries in strings(lang).items():
         for key, text in entries.items():
-            if table == "code":
-                text = f"{text} {WORST_CODE}"
             if "{mission}" in text:
                 text = text.format(mission=worst_mission(lang))
             if table == "mission_name":
@@ -687,7 +685,7 @@ def test_the_end_screen_says_the_partners_panel_fails_under_the_code(model, rota
     starts the next game; while the end is held back, under the undo line."""
     spec = panel(model, rotation)
     lay = end_screen.layout(spec)
-    head, foot = end_screen.code_boxes(lay.code)
+    head, foot = end_screen.code_boxes(lay.code, lay.code_lines, spec.style.code)
     for lang in languages():
         s = strings(lang)
         notice = s["end_note"]["partner_panel_failed"]
@@ -697,15 +695,15 @@ def test_the_end_screen_says_the_partners_panel_fails_under_the_code(model, rota
             render(replace(shown, partner_panel_failed=f), spec, lang) for f in (False, True)
         )
         assert says(failed, spec, notice, foot, center=True), lang
-        assert says(failed, spec, f"{s['code']['label']} {REVEALED.card_code}", head, center=True)
+        assert says(failed, spec, REVEALED.card_code, head, center=True)
         assert changed_only_inside(healthy, failed, foot.box), lang
         held = view(**over, end=HELD_END)
         healthy, failed = (
             render(replace(held, partner_panel_failed=f), spec, lang) for f in (False, True)
         )
         assert says(failed, spec, notice, foot, center=True), lang
-        assert says(failed, spec, s["end_hold"]["undo"], head, center=True), lang
-        assert changed_only_inside(healthy, failed, lay.code.box), lang
+        assert says(failed, spec, s["end_hold"]["undo"], lay.held(lay.code_size)[1], center=True)
+        assert changed_only_inside(healthy, failed, lay.place), lang
 
 
 @pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
@@ -930,11 +928,12 @@ def test_a_refusal_never_hides_a_fault_that_stops_input(model: str, fault: str):
 def test_the_end_screen_has_the_code_and_the_next_step_each_in_its_lines(model, rotation):
     """Once the key is shown, the code slot holds the card code and, on its own
     line, what starts the next game (or what a key pressed would do)."""
-    code_box, after = end_screen.code_boxes(end_screen.layout(panel(model, rotation)).code)
+    spec = panel(model, rotation)
+    lay = end_screen.layout(spec)
+    code_box, after = end_screen.code_boxes(lay.code, lay.code_lines, spec.style.code)
+    assert fits(WORST_CODE, code_box), f"{WORST_CODE!r} in {code_box}"
     for lang in languages():
         s = strings(lang)
-        code = f"{s['code']['label']} {WORST_CODE}"
-        assert fits(code, code_box), f"{lang} {code!r} in {code_box}"
         for key, text in s["end_hint"].items():
             assert fits(text, after), f"{lang} end_hint.{key} {text!r} in {after.w}px"
 
