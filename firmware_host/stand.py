@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
 from keystand.drivers.inputs.touchfilter import Orientation
 
-from . import cursor, games, rules
+from . import cursor, games
 from .journal import JournalError
 from .menu import Choice, Do, Item, Menu, items_of
 from .rules import Seat
@@ -507,11 +507,12 @@ class Stand:
             # back. The same finger bouncing on the word it just found is not
             # shown at all: "Agent found" must not turn into "Already covered".
             last = game.last_outcome(self.state)
+            word = getattr(event, "cell", None)  # a touch names its word, in every game
             bounce = (
                 result.reason.value == "covered"
-                and isinstance(event, rules.Touch)
+                and word is not None
                 and last is not None
-                and last.cell == event.cell
+                and getattr(last, "cell", None) == word
                 and self.state.last is last
             )
             self.refusal_shown = not bounce

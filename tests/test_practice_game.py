@@ -178,7 +178,10 @@ def choose_game(stand: Stand) -> None:
 def test_the_menu_deals_it_and_the_stand_takes_its_grid(
     practice: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    stand = Stand(Store(tmp_path / "state"), settings=Settings(game="duet"))
+    # The practice game's card is CARD (its (3, 4) an agent); the others' are their own.
+    stand = Stand(
+        Store(tmp_path / "state"), settings=Settings(game="duet"), new_card=lambda: GAME.generate(1)
+    )
     stand.boot()
     for name in ("classic", "practice"):  # the Game entry: the next game there is
         choose_game(stand)
@@ -190,6 +193,8 @@ def test_the_menu_deals_it_and_the_stand_takes_its_grid(
     assert "touch 4 0: off the 4x5 grid of practice; ignored" in caplog.text
     assert stand.handle(Touch(3, 4), 3.0)
     assert sorted(stand.state.covered) == [19]
+    stand.handle(Touch(3, 4), 3.1)  # the same finger again: a bounce, not a refusal shown
+    assert stand.state.last.code == "covered" and not stand.refusal_shown
     for seat in Seat:  # each screen draws the practice grid
         panel = SimPanel("epd2in7_V2", rotation=90, speed=0)
         image = screens.render(stand, seat, panel)
