@@ -384,9 +384,24 @@ def markdown(r: dict[str, Any]) -> str:
             "in-order A53 may fare worse than a C prime sieve suggests, and an SD card is",
             "slower to fsync than this disk, so treat these as a lower bound until the",
             "hardware issue measures the real board.",
+            "",
+            "Touch to visible at p99 on a Zero 2 W, each panel (the software part scaled,",
+            "plus the panel's refresh and the queue in front of it, as measured here):",
+            "",
+            "| panel | here | Zero 2 W (estimate) |",
+            "|---|---|---|",
         ]
+        zero = cpu["zero2w_touch_to_visible_p99_ms"] or {}
+        for model, m in models.items():
+            lines.append(
+                f"| {model} | {_f(m['touch_to_visible_p99_ms'])} ms | "
+                f"{_f(zero.get(model, float('nan')))} ms |"
+            )
     else:
-        lines.append("sysbench is not installed here: no CPU reference, no estimate.")
+        lines.append(
+            "sysbench is not installed here, so there is no CPU reference and no estimate: "
+            "`sudo make bench` installs Debian's sysbench first."
+        )
     lines += ["", "## Why", ""]
     lines += why(r)
     lines += ["", "## Earlier measurements, same run", ""]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -129,6 +130,17 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     for heading in ("## Goals", "## Touch to visible", "## SPI and GPIO", "## Refreshes per"):
         assert heading in markdown
     assert "Zero 2 W" in markdown
+    cpu = results["cpu_reference"]
+    if shutil.which("sysbench"):  # `make test` and `make bench` install it (as root)
+        # No figure vanishes: the Zero 2 W's touch to visible on every panel, the
+        # panel's own time included (above the software part scaled alone).
+        zero = cpu["zero2w_touch_to_visible_p99_ms"]
+        assert set(zero) == set(FULL_FRAME)
+        for model, figures in results["models"].items():
+            assert zero[model] > figures["software"]["p99_ms"] * cpu["slower_on_zero2w"]
+            assert f"| {model} |" in markdown.split("Zero 2 W (estimate)")[1]
+    else:
+        assert cpu["sysbench_events_per_s"] is None and "sudo make bench" in markdown
     # Per model: Duet's six goals (two of them the model's, whatever the game) and
     # classic's four; then the first frame and the memory.
     assert len(results["goals"]) == 4 * (6 + 4) + 2
