@@ -4,20 +4,12 @@ is told on the other seat's screen in every game and on every screen."""
 
 from __future__ import annotations
 
-import json
-import re
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from io import BytesIO
 from pathlib import Path
-from typing import Any
 
 import pytest
-from PIL import Image
+from page_stand import PageStand, serving, wait_for
 from real_inputs import pi_profile
 
 from keystand import games, layouts, screens
@@ -207,68 +199,20 @@ def test_a_failed_panel_is_told_on_the_other_seats_screen(
 
 # ----- end to end: `keystand run --emulate` with a panel stuck -------------------------
 
-# Two 2.7" V2 panels on the real drivers over emulated controllers, the simulator
-# page to play on; the key held back for one second at the end.
-PI_PROFILE = pi_profile('["simulator"]', stand="reveal_delay = 1\n")
 DUET_CODE = "5VHK-ZHXC-WE7S"
-WAIT = 120.0  # seconds: generous, for a loaded machine; every wait is for a condition
 
 
-def wait_for(check: Callable[[], object], what: str, timeout: float = WAIT) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"waited {timeout:.0f} s for {what}"
-        time.sleep(0.05)
-
-
-class EmulatedStand:
-    """`keystand run --emulate` with seat A's panel stuck from its second refresh."""
-
-    def __init__(self, tmp_path: Path, game: str, code: str) -> None:
-        profile = tmp_path / "pi.toml"
-        profile.write_text(PI_PROFILE)
-        self.out, self.err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
-        with self.out.open("w") as out, self.err.open("w") as err:
-            self.proc = subprocess.Popen(
-                [
-                    *(sys.executable, "-m", "keystand", "run", "--profile", str(profile)),
-                    *("--emulate", str(tmp_path / "frames"), "--emulate-fault", "A:busy-stuck"),
-                    *("--game", game, "--card-code", code, "--speed", "0.01", "--port", "0"),
-                    *("--state-dir", str(tmp_path / "state")),
-                ],
-                stdout=out,
-                stderr=err,
-                text=True,
-            )
-        self.url = ""
-        wait_for(self._started, "the simulator page's address")
-
-    def _started(self) -> bool:
-        found = re.search(r"http://127\.0\.0\.1:\d+/", self.out.read_text())
-        assert found or self.proc.poll() is None, self.err.read_text()
-        self.url = found.group(0) if found else ""
-        return bool(found)
-
-    def status(self) -> dict[str, Any]:
-        with urllib.request.urlopen(self.url + "status", timeout=10) as r:
-            return json.load(r)
-
-    def send(self, line: str) -> None:
-        req = urllib.request.Request(self.url + "input", data=line.encode(), method="POST")
-        with urllib.request.urlopen(req, timeout=10) as r:
-            assert r.status == 200
-
-    def screen(self, seat: str) -> Image.Image:
-        """What seat's emulated controller shows, decoded from the bytes on the wire."""
-        with urllib.request.urlopen(self.url + f"screen/{seat}.png", timeout=10) as r:
-            return Image.open(BytesIO(r.read())).convert("1")
-
-    def shows(self, seat: str, want: Image.Image) -> bool:
-        return self.screen(seat).tobytes() == want.convert("1").tobytes()
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        assert self.proc.wait(WAIT) == 0, self.err.read_text()
+def emulated_stand(tmp_path: Path, game: str, code: str) -> AbstractContextManager[PageStand]:
+    """`keystand run --emulate`: two 2.7" V2 panels on the real drivers over
+    emulated controllers, seat A's stuck from its second refresh, the simulator
+    page to play on, the key held back for one second at the end."""
+    profile = tmp_path / "pi.toml"
+    profile.write_text(pi_profile('["simulator"]', stand="reveal_delay = 1\n"))
+    return serving(
+        tmp_path,
+        *("--profile", str(profile), "--game", game, "--card-code", code, "--speed", "0.01"),
+        *("--emulate", str(tmp_path / "frames"), "--emulate-fault", "A:busy-stuck"),
+    )
 
 
 @pytest.mark.parametrize("game", ["duet", "classic"])
@@ -288,8 +232,7 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
         return views.for_seat(state, Seat.B, Context(partner_panel_failed=failed))
 
     state = rules_game.start(card)
-    stand = EmulatedStand(tmp_path, game, card.code)
-    try:
+    with emulated_stand(tmp_path, game, card.code) as stand:
         # The page answers before the loop's first status: wait for that, not a time.
         wait_for(lambda: stand.status().get("panel_failed") == [], "the stand's first status")
         stand.send("press A clue")  # A's second refresh: its BUSY stays high
@@ -319,6 +262,4 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
             "B's menu with the notice at its foot",
         )
         assert stand.status()["panel_failed"] == ["A"]  # A never came back
-    finally:
-        stand.stop()
     assert "panel A" in stand.err.read_text() and "BUSY" in stand.err.read_text()

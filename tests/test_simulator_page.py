@@ -7,16 +7,15 @@ it is missing (not root) this test is skipped with the command to run.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import subprocess
 import sys
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from page_stand import PageStand, serving
+from PIL import Image, ImageChops
 from real_inputs import pi_profile
 
 from keystand.journal import read
@@ -31,47 +30,28 @@ pytestmark = pytest.mark.skipif(
 WAIT_MS = 30_000
 
 
-@pytest.fixture
-def stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    yield from _run_stand(tmp_path)
+FAST = ("--speed", "0.05")  # the 2.7" panel's 6 s full refresh in 0.3 s
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
-def classic_stand(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    yield from _run_stand(tmp_path, "--game", "classic")
+def stand(tmp_path: Path) -> Iterator[PageStand]:
+    with serving(tmp_path, "--profile", "desktop", *FAST) as running:
+        yield running
 
 
-def _run_stand(tmp_path: Path, *extra: str) -> Iterator[tuple[str, Path]]:
-    state = tmp_path / "state"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "keystand",
-            "run",
-            "--profile",
-            "desktop",
-            "--state-dir",
-            str(state),
-            "--port",
-            "0",
-            "--speed",
-            "0.05",  # the 2.7" panel's 6 s full refresh in 0.3 s
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-    assert match, f"no page address in {line!r}: {proc.stderr.read() if proc.poll() else ''}"
-    try:
-        yield match.group(0), state
-    finally:
-        proc.terminate()
-        proc.wait(30)
-    assert proc.returncode == 0
+@pytest.fixture
+def classic_stand(tmp_path: Path) -> Iterator[PageStand]:
+    with serving(tmp_path, "--profile", "desktop", *FAST, "--game", "classic") as running:
+        yield running
 
 
 def card_of(state: Path) -> Card:
@@ -79,30 +59,14 @@ def card_of(state: Path) -> Card:
     return Card.parse(records[0].data["card"])
 
 
-def status(url: str) -> dict:
-    with urllib.request.urlopen(url + "status", timeout=10) as r:
-        return json.load(r)
-
-
-def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> None:
-    url, state_dir = stand
-    card = card_of(state_dir)
+def test_a_short_game_by_clicking(stand: PageStand, tmp_path: Path) -> None:
+    url = stand.url
+    card = card_of(stand.state)
     agent = min(card.agents(Seat.A))
     bystander = min(i for i, k in enumerate(card.a) if k is Key.BYSTANDER)
 
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
         page = browser.new_page(viewport={"width": 900, "height": 1100})
         page.goto(url)
         status_line = page.locator("#status")
@@ -199,33 +163,18 @@ def test_a_short_game_by_clicking(stand: tuple[str, Path], tmp_path: Path) -> No
             timeout=60,
         )
         assert done.returncode == 0, done.stderr
-        with urllib.request.urlopen(f"{url}screen/{seat}.png", timeout=10) as resp:
-            shown = resp.read()
-        from PIL import Image, ImageChops
-
-        got = Image.open(__import__("io").BytesIO(shown)).convert("1")
+        got = stand.screen(seat)
         want = Image.open(out).convert("1")
         assert got.size == want.size
         assert ImageChops.difference(got, want).getbbox() is None, f"seat {seat} differs"
-    assert status(url)["state"]["misses"] == {"A": [], "B": [bystander]}
+    assert stand.status()["state"]["misses"] == {"A": [], "B": [bystander]}
 
 
-BROWSER_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def test_the_status_line_speaks_classic(classic_stand: tuple[str, Path]) -> None:
+def test_the_status_line_speaks_classic(classic_stand: PageStand) -> None:
     """A classic game on the page: the screens labelled by role, the status line in
     teams (nothing undefined), and the end said as the winner and how."""
-    url, state_dir = classic_stand
-    records, _, _ = read(state_dir / "current.journal")
+    url = classic_stand.url
+    records, _, _ = read(classic_stand.state / "current.journal")
     card = ClassicCard.parse(records[0].data["card"])
     start = "Red" if card.starting.value == "red" else "Blue"
     other = "Blue" if start == "Red" else "Red"
@@ -265,11 +214,6 @@ def test_the_status_line_speaks_classic(classic_stand: tuple[str, Path]) -> None
         browser.close()
 
 
-# Seat A's panel on the real drivers over an emulated controller whose BUSY sticks
-# from its second refresh (`keystand run --emulate`), with the page to play on.
-STUCK_PROFILE = pi_profile('["simulator"]')
-
-
 @pytest.mark.parametrize(
     ("game", "says"),
     [
@@ -278,11 +222,14 @@ STUCK_PROFILE = pi_profile('["simulator"]')
     ],
 )
 def test_the_status_line_says_which_panel_fails(tmp_path: Path, game: str, says: str) -> None:
+    """Seat A's panel on the real drivers over an emulated controller whose BUSY
+    sticks from its second refresh (`keystand run --emulate`), the page to play on."""
     profile = tmp_path / "stuck.toml"
-    profile.write_text(STUCK_PROFILE)
-    args = ("--profile", str(profile), "--emulate", str(tmp_path / "frames"))
+    profile.write_text(pi_profile('["simulator"]'))
+    args = ("--profile", str(profile), *FAST, "--emulate", str(tmp_path / "frames"))
     args += ("--emulate-fault", "A:busy-stuck", "--game", game)
-    for url, _ in _run_stand(tmp_path, *args):
+    with serving(tmp_path, *args) as stand:
+        url = stand.url
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
             page = browser.new_page(viewport={"width": 900, "height": 1100})
@@ -298,5 +245,5 @@ def test_the_status_line_says_which_panel_fails(tmp_path: Path, game: str, says:
             )
             text = page.locator("#status").text_content()
             assert says in text and text.count(" fails: ") == 1  # A's only: B's is fine
-            assert status(url)["panel_failed"] == ["A"]
+            assert stand.status()["panel_failed"] == ["A"]
             browser.close()
