@@ -13,11 +13,10 @@ Card 9CY-EPF-ZXQ, as the spymasters see it (blue starts, 9 blue agents):
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import keystand
 from PIL import Image
 
 from keystand.rules.classic_card import ClassicCard
@@ -37,16 +36,6 @@ CLASSIC_FIELDS = [
     "covered",
     "rejected",
 ]
-
-
-def keystand(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def play(script: str) -> dict[str, object]:

@@ -6,11 +6,10 @@ The contract is docs/design.md "Contracts".
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import keystand
 
 from keystand.rules import DISTRIBUTION, Card, Key
 
@@ -31,16 +30,6 @@ PLAY_FIELDS = {
     "score",
     "rejected",
 }
-
-
-def keystand(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def build_card(fixed: dict[int, tuple[Key, Key]]) -> Card:

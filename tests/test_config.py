@@ -4,22 +4,15 @@ a Pi): what it sets, and one clear line for each thing wrong in it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import keystand
 
 from keystand import config
 from keystand.rules import generate
 
 CODE = generate(12).code
-
-
-def keystand(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *args], capture_output=True, text=True, timeout=120
-    )
 
 
 def test_a_good_file_gives_its_keys_and_only_those(tmp_path: Path) -> None:

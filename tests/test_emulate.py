@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import keystand
 from PIL import Image
 
 from keystand.drivers.display.emulator import replay
@@ -35,15 +35,6 @@ pwr = -1
 [input]
 kinds = []
 """
-
-
-def keystand(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
 
 
 @pytest.fixture

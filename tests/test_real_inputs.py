@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from command import keystand
 
 pytest.importorskip("gpiozero")
 
@@ -23,15 +23,6 @@ from keystand.rules import Card, Key, Seat
 CODE = "5VHK-ZHXC-WE7S"
 # The rules' lines; each build's players give them their own way (real_inputs.as_played).
 GAME = ["clue A", "touch 0 0", "touch 1 1", "pass B", "clue B", "touch 4 4", "undo", "touch 2 3"]
-
-
-def keystand(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def played(tmp_path: Path, rules_lines: list[str], code: str = CODE) -> dict:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from command import keystand, run_script
 
 from keystand import screens
 from keystand.drivers.display import SimPanel
@@ -40,32 +41,6 @@ touch 4 4
 clue A
 touch 0 4
 """
-
-
-def keystand(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def run_script(state: Path, script: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return keystand(
-        "run",
-        "--profile",
-        "desktop",
-        "--state-dir",
-        str(state),
-        "--speed",
-        "0",
-        "--no-page",
-        "--script",
-        str(script),
-        *extra,
-    )
 
 
 def wait_until(check, timeout: float = 30.0) -> bool:

@@ -4,9 +4,9 @@ classic` says, and the menu's Game entry switches the stand, kept across restart
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from command import keystand, run_script
 
 from keystand.rules.classic import Classic
 from keystand.rules.classic_card import ClassicCard
@@ -33,23 +33,6 @@ penalty 0 0    # refused: 0 0 is covered
 touch 1 4
 """
 SWITCH = "press A menu long\npress A clue\npress A menu\npress A menu\n"  # Game, confirmed
-
-
-def keystand(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "keystand", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def run_script(state: Path, script: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return keystand(
-        "run", "--profile", "desktop", "--state-dir", str(state), "--speed", "0", "--no-page",
-        "--script", str(script), *extra,
-    )  # fmt: skip
 
 
 def state_json(state: Path) -> dict[str, object]:
