@@ -81,7 +81,7 @@ $(STAMP): pyproject.toml constraints.txt
 test: $(STAMP) browser systemd-tools micropython sysbench
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python tools/lint_tree.py imports  # DESIGN.md's import table (pyproject)
+	$(BIN)/python tools/lint_tree.py imports  # docs/design.md "Layout": its tables (pyproject)
 	$(BIN)/python tools/lint_tree.py types    # mypy on the whole package
 	$(BIN)/pytest
 

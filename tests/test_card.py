@@ -2,7 +2,7 @@
 
 The expectations here are derived from the sources, not from running the code:
 the distribution is copied from docs/rules.md ("The table and the key card"), the card text
-from docs/design.md ("Card text"), the code format from the docstring of
+from docs/design.md ("Contracts", its card text), the code format from the docstring of
 rules/cardcode.py (rank in 11 Crockford base-32 digits + a Luhn mod 32 check
 symbol), re-implemented here from the textbook algorithms.
 """
@@ -53,7 +53,7 @@ ranks = st.integers(min_value=0, max_value=CARD_COUNT - 1)
 
 
 def letters(side: tuple[Key, ...]) -> str:
-    """A side as its 25 card-text letters (docs/design.md: G, X, .)."""
+    """A side as its 25 card-text letters (docs/design.md "Contracts": G, X, .)."""
     return "".join(k.value for k in side)
 
 
@@ -63,7 +63,8 @@ def pair_counts(a: str, b: str) -> Counter[tuple[str, str]]:
 
 
 def assert_valid_duet(card: Card) -> None:
-    """The card obeys docs/rules.md (the key card), counted here from its two sides."""
+    """The card obeys docs/rules.md "The table and the key card", counted here from its
+    two sides."""
     a, b = letters(card.a), letters(card.b)
     assert Counter(a) == NOTES_PER_SIDE
     assert Counter(b) == NOTES_PER_SIDE
@@ -76,7 +77,7 @@ def assert_valid_duet(card: Card) -> None:
 
 
 def arrangement(seed: int) -> list[tuple[str, str]]:
-    """A valid arrangement of the NOTES pairs on the 25 cells, made here."""
+    """A valid arrangement of the pairs (NOTES_PAIRS, docs/rules.md) on the 25 cells, made here."""
     pairs = [p for p, n in NOTES_PAIRS.items() for _ in range(n)]
     random.Random(seed).shuffle(pairs)
     return pairs

@@ -226,7 +226,7 @@ def test_plus_one_also_on_the_first_turn() -> None:
     """ "Diesen Zusatz-Rateversuch braucht ihr in eurem ersten Zug nicht. Später jedoch
     könnt ihr diese „Plus 1“-Regel nutzen": advice (nothing from earlier clues is
     left to find on the first turn), not a prohibition; the stand allows the extra
-    guess on every turn (docs/classic-rules.md)."""
+    guess on every turn (docs/classic-rules.md "The number: plus one, 0, unlimited, none")."""
     state = play(RED_CARD, "clue red 1")
     assert state.guesses_left == 2
     state = play(RED_CARD, "clue red 1", touch(0), touch(1))
@@ -256,7 +256,8 @@ def test_unlimited_clue_has_no_limit() -> None:
 def test_clue_without_a_number_has_no_limit() -> None:
     """ "Dein Hinweis muss aus 1 Wort und 1 Zahl bestehen": the number is said aloud;
     when the group does not enter it, the stand does not know the limit and sets
-    none (docs/classic-rules.md), as for 0 and unlimited."""
+    none (docs/classic-rules.md "The number: plus one, 0, unlimited, none"), as for 0 and
+    unlimited."""
     state = play(RED_CARD, "clue red", *(touch(c) for c in REDS[:8]))
     assert state.phase is Phase.GUESSING and state.guesses_left is None
     assert state.clue == Clue(RED)
@@ -426,7 +427,8 @@ def test_undo_reopens_a_game_a_stray_touch_ended() -> None:
 
 
 def test_replay_gives_the_same_state() -> None:
-    """docs/design.md: "a game is its card plus its event list"."""
+    """docs/design.md "Data flow": "a game is its card and its events. Replaying the journal
+    gives the same state"."""
     lines = ["clue red 2", touch(0), "pass blue", touch(9), "clue blue", penalty(1), "undo"]
     state = Classic.start(RED_CARD)
     for line in lines:
@@ -497,7 +499,7 @@ def test_play_raises_the_refusal() -> None:
     ],
 )
 def test_event_text_round_trip(text: str, event: object) -> None:
-    """docs/design.md's script lines: `clue red|blue [N|unlimited]`, `touch R C`,
+    """docs/design.md "Contracts", the script lines: `clue red|blue [N|unlimited]`, `touch R C`,
     `pass red|blue`, `penalty R C`, `undo`."""
     assert parse_event(text) == event
     assert str(event) == text
@@ -591,7 +593,7 @@ def test_card_counts_and_starting_team() -> None:
     ],
 )
 def test_card_validation_names_what_is_wrong(text: str, says: str) -> None:
-    """docs/design.md: "9 of the starting team's colour, 8 of the other, 7 bystanders, 1
+    """docs/design.md "Contracts": "9 of the starting team's colour, 8 of the other, 7 bystanders, 1
     assassin"; a card that breaks it "is refused with a message naming what is wrong"."""
     with pytest.raises(CardError) as info:
         ClassicCard.parse(text)
@@ -684,7 +686,7 @@ def test_generator_is_uniform() -> None:
 
 
 def test_classic_rules_import_only_the_standard_library() -> None:
-    """The brief and docs/design.md: `rules/` imports nothing but the standard library
+    """The brief and docs/design.md "Layout": `rules/` imports nothing but the standard library
     (and its own siblings)."""
     import ast
     import sys

@@ -1,8 +1,8 @@
 """The classic screens (keystand.layouts.classic) and their secrecy boundary
 (keystand.games.classic.views).
 
-Derived from docs/design.md "Secrecy" and docs/classic-rules.md: the
-spymasters' screen shows the key; the operatives' screen is a function of the
+Derived from docs/design.md "Secrecy" and docs/classic-screens.md "What each
+screen may show": the spymasters' screen shows the key; the operatives' screen is a function of the
 public record only. Checked as non-interference: random games on random cards,
 then another key that differs only on words no event named (so every event has
 the same outcome and the table sees the same game), and the operatives' view and
@@ -10,8 +10,9 @@ image must not change by one pixel, on every panel and language, while the
 spymasters' image does change (the test is not vacuous).
 
 Orientation, derived from the card text's definition (row 0 farthest from the
-spymasters) and docs/design.md "Table coordinates": the spymasters' grid reads like a
-page; the operatives, across the table, see table (r, c) at (4 - r, 4 - c).
+spymasters) and docs/classic-screens.md "Which way the grids turn": the spymasters'
+grid reads like a page; the operatives, across the table, see table (r, c) at
+(4 - r, 4 - c).
 
 Goldens: PNGs of scripted games (tests/golden/classic/scripts) on every panel,
 looked at by a person before they were committed. KEYSTAND_UPDATE_GOLDEN=1
@@ -81,7 +82,8 @@ CODE = "9CY-EPF-ZXQ"  # UU.UU RRUXR ..R.R .URU. .UURR: blue starts
 ROTATIONS = (0, 90, 180, 270)
 ALL_MOUNTS = [(m, r) for m in MODELS for r in ROTATIONS]
 SCREENS = (classic_views.spymasters, classic_views.operatives)
-# The card text's letters, read by docs/design.md "Classic Codenames", not by the code.
+# The card text's letters, read by docs/classic-rules.md "The table and the key card",
+# not by the code.
 LETTER = {"R": Colour.RED, "U": Colour.BLUE, ".": Colour.BYSTANDER, "X": Colour.ASSASSIN}
 
 

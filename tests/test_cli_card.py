@@ -1,7 +1,7 @@
 """`keystand card new` and `keystand card show`, called through `keystand.cli.main`.
 
 Exit codes (cli.py): 0 done, 2 a user error with one line on stderr and no
-traceback. Card text is docs/design.md's "Card text"; the distribution is
+traceback. Card text is docs/design.md's "Contracts"; the distribution is
 docs/rules.md's "The table and the key card", counted here independently.
 """
 
@@ -33,7 +33,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def sides(text: str) -> tuple[str, str]:
-    """The two sides of a card text, whitespace dropped (docs/design.md), read here."""
+    """The two sides of a card text, whitespace dropped (docs/design.md "Contracts"), read here."""
     a, b = re.sub(r"\s", "", text).upper().split("/")
     return a, b
 

@@ -1,5 +1,5 @@
-"""docs/design.md's import table, as `make test` enforces it: import-linter's contracts
-in pyproject.toml cover every module keystand has, and a forbidden import in a
+"""docs/design.md "Layout", its import tables, as `make test` enforces them: import-linter's
+contracts in pyproject.toml cover every module keystand has, and a forbidden import in a
 scratch copy of the checkout makes the check fail, naming the import. The host's
 layers (cli -> run -> inputs setup -> service/screens -> stand -> store -> games ->
 views -> rules) hold each of its modules, and no host module imports a game's own."""

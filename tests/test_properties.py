@@ -8,16 +8,18 @@ every value `keystand play --json` shows (docs/design.md "Contracts"). On top of
 model the file checks the invariants the issue names (token accounting, agents,
 covers, the score, replay, undo, a finished game) after every single event.
 
-Points the rules leave open and the project decided (the issue):
-after the game is over every event except Undo is refused with GAME_OVER; Undo
-returns to the state before the last accepted event not yet undone (a stack, so
-undo after undo goes one more step back) and reopens a finished game. Pinned here
-from the wording of docs/rules.md: a penalty needs a current clue and comes once per
-clue ("Invalid clue: one token is discarded"); a pass or a bystander with the bank
+Points the rules leave open and the project decided (the issue): after the game
+is over every event except Undo is refused with GAME_OVER; Undo reopens a finished
+game; in sudden death a seat with words left may press its key ("I am guessing")
+even when it is the only such seat. Pinned here from the wording of docs/rules.md:
+Undo returns to the state before the last accepted event not yet undone, so undo
+after undo goes one more step back ("Undo (the stand's own addition)"); a penalty
+needs a current clue and comes once per clue ("The invalid-clue penalty": "once per
+clue, only while a clue is being guessed"); a pass or a bystander with the bank
 already empty (a penalty took the last token) needs a token the bank does not have,
-so the game is lost at once ("if a turn causes you to use up more tokens than you
-have, you lose immediately"); in sudden death a seat with words
-left may press its key ("I am guessing") even when it is the only such seat.
+so the game is lost at once (the same section: both "lose the game at once", after
+"The time bank"'s "If a turn causes you to use up more tokens than you have, you
+lose immediately").
 
 Event streams are lists of "intents": an intent is either a fully random event or
 a "smart" one chosen from the current public state (a touch of an agent on the
@@ -181,7 +183,7 @@ class Ref:
         return 3 * max(0, self.bank - 1) + self.passes
 
     def view(self) -> dict[str, Any]:
-        """What `keystand play --json` must show (docs/design.md), from the model."""
+        """What `keystand play --json` must show (docs/design.md "Contracts"), from the model."""
 
         def seat(s: Seat | None) -> str | None:
             return s.value if s else None
@@ -282,8 +284,8 @@ class Ref:
 
 
 def expected_score(state: Duet) -> int | None:
-    """docs/rules.md: 3 per token left after one for the winning turn (0 in sudden death),
-    +1 per pass, -1 if sudden death was needed."""
+    """docs/rules.md "Winning and the score": 3 per token left after one for the winning
+    turn (0 in sudden death), +1 per pass, -1 if sudden death was needed."""
     if state.status is not Status.WON:
         return None
     bank_points = 0 if state.sudden_death else 3 * max(0, state.turns_left - 1)
@@ -363,7 +365,7 @@ def check_step(before: Duet, e: Event, after: Duet, outcome: Outcome) -> None:
     assert outcome.tokens == before.turns_left - after.turns_left
     assert outcome.turn_over == (after.phase not in (before.phase, Phase.GUESSING))
     if after.status is Status.PLAYING:
-        # docs/rules.md: a seat whose agents are all covered says so, at once
+        # docs/rules.md "A turn": a seat whose agents are all covered says so, at once
         newly_done = tuple(
             seat
             for seat in Seat
@@ -729,7 +731,8 @@ def play_until_over(game: Game, stream: list[tuple[int, int]]) -> None:
 
 @pytest.mark.parametrize("loose", [False, True])
 def test_a_sudden_death_win_scores_passes_minus_one(loose):
-    """A fixed game through sudden death to a win: the score is passes - 1 (docs/rules.md)."""
+    """A fixed game through sudden death to a win: the score is passes - 1 (docs/rules.md
+    "Winning and the score")."""
     card = generate(7)
     a_agents = sorted(card.agents(Seat.A))  # A gives clues: B guesses these
     b_only = sorted(card.agents(Seat.B) - card.agents(Seat.A))
@@ -752,9 +755,10 @@ def test_a_sudden_death_win_scores_passes_minus_one(loose):
 
 @pytest.mark.parametrize("ending", ["pass", "bystander"])
 def test_a_penalty_that_empties_the_bank(ending):
-    """docs/rules.md "The time bank": the penalty discards the only token and the guesser
-    goes on; a pass or a bystander then needs one more token than the bank holds, and
-    "if a turn causes you to use up more tokens than you have, you lose immediately"."""
+    """docs/rules.md "The invalid-clue penalty": the penalty discards the only token and
+    the guesser goes on; a pass or a bystander then needs one more token than the bank
+    holds, and both "lose the game at once" ("The time bank": "If a turn causes you to
+    use up more tokens than you have, you lose immediately")."""
     card = generate(11)
     game = Game(card, Mission(1, 1), False)
     game.step(Clue(Seat.A))

@@ -1,4 +1,4 @@
-"""`keystand render` as docs/design.md ("Contracts other tools rely on") names it:
+"""`keystand render` as docs/design.md ("Contracts", which other tools rely on) names it:
 
     keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG [--geometry]
 

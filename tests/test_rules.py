@@ -88,7 +88,7 @@ def layout(chosen: dict[int, str] | None = None) -> tuple[str, ...]:
 
 
 def card_of(pairs: tuple[str, ...]) -> Card:
-    """The card in the card text of docs/design.md: `side A / side B`, rows of five."""
+    """The card in the card text of docs/design.md "Contracts": `side A / side B`, rows of five."""
 
     def side(k: int) -> str:
         text = "".join(pair[k] for pair in pairs)
@@ -175,9 +175,9 @@ def refused(state: Duet, event: Event, reason: RejectReason) -> None:
     [{}, {20: "G.", 4: ".X", 12: "GX"}, {24: "XX", 0: "..", 7: "GG", 11: "GG", 12: "GG"}],
 )
 def test_layout_helper_keeps_the_distribution(chosen):
-    """docs/rules.md "The table and the key card": "Each side: 9 agents (green),
-    3 assassins (black), 13 bystanders (tan). Across the two sides, always exactly:
-    [the table of pairs]" and "25 cells, 15 distinct agents to find." (The card
+    """docs/rules.md "The table and the key card": "Each side of a key card has 9
+    agents, 3 assassins and 13 bystanders. Across the two sides every card has exactly:
+    [the pairs]" on "25 word cards": "15 different agents to find." (The card
     constructor refuses any other.)"""
     pairs = layout(chosen)
     assert all(pairs[i] == pair for i, pair in chosen.items())
@@ -205,8 +205,8 @@ def test_default_layout_is_the_documented_one():
 def test_a_touch_is_judged_only_by_the_givers_side():
     """Rulebook: "When a player touches a word, its identity depends only on the other player's
     side of the key card." and "When you are guessing, only your partner's side of the
-    key card is relevant." Also docs/rules.md: "A touched word is judged ONLY by the clue
-    giver's side." Cells are table cells, 5*row + col, the same for both seats."""
+    key card is relevant." Also docs/rules.md "A turn": "A touched word is judged by the
+    clue giver's side only." Cells are table cells, 5*row + col, the same for both seats."""
     pairs = layout({20: "G.", 4: ".X", 12: "GX"})  # (4,0), (0,4), (2,2)
     # A gives the clue, B guesses: A's side judges.
     s = play(start(pairs=pairs), CLUE_A)
@@ -430,8 +430,8 @@ def test_a_clue_during_a_turn_is_refused():
 
 def test_looser_order_allows_two_clues_in_a_row_never_three():
     """Rulebook: "You can allow a player to give two clues in a row, if you like. But then the other
-    player should give a clue." (docs/rules.md: "a seat may give two clues in a row, never
-    three.")"""
+    player should give a clue." (docs/rules.md "A turn": "a seat may give two clues in a
+    row, never three.")"""
     s = start(loose=True)
     s = play(s, CLUE_A, T(3), PASS_B)
     assert set(s.may_give_clue()) == {A, B}
@@ -453,7 +453,7 @@ def test_looser_order_allows_two_clues_in_a_row_never_three():
 
 def test_a_covered_word_is_refused():
     """Rulebook: "A word that is covered by a green agent card does not need to be guessed anymore."
-    docs/rules.md: "Not a guess, rejected with a reason: a covered word"."""
+    docs/rules.md "A turn": "Refused, with the reason on the screen: a covered word"."""
     s = play(start(), CLUE_A, T(0))
     refused(s, T(0), RejectReason.COVERED)  # same turn, same guesser
     s = play(s, T(3), PASS_B, CLUE_B)
@@ -464,9 +464,9 @@ def test_a_covered_word_is_refused():
 
 
 def test_a_word_this_guesser_already_missed_is_refused_but_the_other_seat_may_guess_it():
-    """docs/rules.md: "Not a guess, rejected with a reason: ... a word the same guesser already
-    missed (the same side would judge it again)." Rulebook: "A word marked by a timer
-    token for one player may still be guessed by the other player." """
+    """docs/rules.md "A turn": "Refused, with the reason on the screen: ... a word this
+    guesser already missed (the same side would judge it again)". Rulebook: "A word
+    marked by a timer token for one player may still be guessed by the other player." """
     s = play(start(), CLUE_A, T(18))  # B misses 18
     s = play(s, CLUE_B, T(8), PASS_A, CLUE_A)
     refused(s, T(18), RejectReason.ALREADY_MISSED)
@@ -715,8 +715,8 @@ def test_penalty_discards_a_check_token_first_then_the_guesser_guesses():
     """Rulebook: "If someone accidentally gives an invalid clue, you should take a one-turn penalty
     by discarding one of the timer tokens from the time bank." "Then the guesser should
     guess as though the clue were valid. (So the turn ends in the usual way, which in most
-    cases will use up another timer token)." docs/rules.md: "the stand discards a check-side
-    token first, else a bystander-side one." """
+    cases will use up another timer token)." docs/rules.md "The invalid-clue penalty": "It
+    discards a check-side token first, else a bystander-side one." """
     s = play(start(Mission(9, 5)), CLUE_A)
     s, out = step(s, PENALTY)
     assert (out.result, out.tokens) == (Result.PENALTY, 1)
@@ -730,8 +730,8 @@ def test_penalty_discards_a_check_token_first_then_the_guesser_guesses():
 
 
 def test_penalty_without_check_tokens_discards_a_bystander_token():
-    """docs/rules.md: "the stand discards a check-side token first, else a bystander-side
-    one." The standard 9-9 game has bystander-side tokens only."""
+    """docs/rules.md "The invalid-clue penalty": "It discards a check-side token first,
+    else a bystander-side one." The standard 9-9 game has bystander-side tokens only."""
     s = play(start(), CLUE_A, PENALTY)
     assert (s.bank_check, s.bank_bystander) == (0, 8)
     s, out = step(s, T(18))
@@ -752,9 +752,8 @@ def test_second_penalty_for_the_same_clue_is_refused():
 
 def test_penalty_without_a_clue_is_refused():
     """Rulebook: "If someone accidentally gives an invalid clue, you should take a one-turn penalty"
-    docs/rules.md: "Invalid clue (the group says so): one token is discarded from the bank,
-    then the guesser guesses as though the clue were valid." No clue, nothing to call
-    invalid."""
+    docs/rules.md "The invalid-clue penalty": "The group calls the penalty ..., once per
+    clue, only while a clue is being guessed." No clue, nothing to call invalid."""
     s = start()
     refused(s, PENALTY, RejectReason.PENALTY_NO_CLUE)
     s = play(s, CLUE_A, T(3), PASS_B)
@@ -899,9 +898,9 @@ def test_sudden_death_when_a_turn_ends_with_the_bank_empty():
 def test_sudden_death_clue_key_arms_a_seat_and_unarmed_touches_are_refused():
     """Rulebook: "If you both have words left, you are both guessers. You can make your guesses in
     any order, and you do not have to take turns" "when your partner touches a word, your
-    side of the key card determines whether the guess is correct or not." docs/rules.md: "a
-    seat arms itself before touching (its clue key means "I am guessing" in sudden
-    death), unless only one seat can guess." """
+    side of the key card determines whether the guess is correct or not." docs/rules.md
+    "Sudden death": "a seat presses its clue key ("I am guessing") before touching,
+    unless only one seat can guess." """
     s = sudden_death_both_guess()
     assert s.guesser is None
     refused(s, T(8), RejectReason.NOT_ARMED)
@@ -921,9 +920,9 @@ def test_sudden_death_clue_key_arms_a_seat_and_unarmed_touches_are_refused():
 
 
 def test_sudden_death_a_word_this_seat_already_missed_is_refused_not_lost():
-    """docs/rules.md "A turn": "Not a guess, rejected with a reason: ... a word the same guesser
-    already missed (the same side would judge it again)." Sudden death makes "Guesses ...
-    one at a time, ... each judged by the partner's side", so the same holds there; the
+    """docs/rules.md "A turn": "Refused, with the reason on the screen: ... a word this
+    guesser already missed (the same side would judge it again)". "Sudden death": "Guesses
+    come one at a time, each judged by the partner's side", so the same holds there; the
     other seat may still guess the word."""
     s = play(start(Mission(2, 2)), CLUE_A, T(3), T(18))  # B misses 18: bank 1
     s = play(s, CLUE_B, T(8), PASS_A)  # bank 0: sudden death
@@ -957,9 +956,9 @@ def test_assassin_in_sudden_death_loses():
 
 def test_sudden_death_only_the_seat_with_words_left_guesses_and_the_last_agent_wins():
     """Rulebook: "If only one player has words left to guess, that player is the guesser." "If all
-    your guesses are correct and you find the last green agent, you both win!" docs/rules.md:
-    "unless only one seat can guess" (then touches count without arming). Score: "Subtract
-    1 point if you needed the sudden death turn to win." (1 pass - 1 = 0)."""
+    your guesses are correct and you find the last green agent, you both win!" docs/rules.md
+    "Sudden death": "unless only one seat can guess" (then touches count without arming).
+    Score: "Subtract 1 point if you needed the sudden death turn to win." (1 pass - 1 = 0)."""
     s = play(start(Mission(1, 1)), CLUE_A, *touches(A_AGENTS), PASS_B)
     assert s.phase is Phase.SUDDEN_DEATH
     # B has nothing left to guess (A's agents are all covered): B cannot arm.
@@ -1070,15 +1069,16 @@ def test_score_of_constructed_games(events, mission, score):
     """Rulebook: "Give yourselves 3 points for each timer token left in the time bank. (But do not
     forget that you also used a token on the last, victorious turn)." "Give yourselves 1
     point for each timer token that a player took when ending a turn after a correct
-    guess." "Subtract 1 point if you needed the sudden death turn to win." docs/rules.md: "the
-    stand shows it for every win", "(0 if won in sudden death)"."""
+    guess." "Subtract 1 point if you needed the sudden death turn to win." docs/rules.md
+    "Winning and the score": "the stand shows it for every win", "(0 if won in sudden
+    death)"."""
     s = score_game(events, mission or STANDARD)
     assert s.score == score
 
 
 def test_no_score_unless_won():
     """Rulebook: "You can evaluate how well you did by counting up your score" (of a won game;
-    docs/rules.md: "the stand shows it for every win")."""
+    docs/rules.md "Winning and the score": "the stand shows it for every win")."""
     s = start()
     assert s.score is None
     s = play(s, CLUE_A, T(3), PASS_B)
@@ -1194,7 +1194,7 @@ GAMES: list[tuple[Mission, bool, list[Event]]] = [
 
 
 def test_rejections_never_raise_and_leave_the_state_equal():
-    """docs/design.md / the referee's contract: a well-formed event the rules refuse comes back
+    """The referee's contract (rules/core.py): a well-formed event the rules refuse comes back
     as a Rejection naming it, and the game is as it was. Every event is tried on every
     state of a few games (turns, last words, penalty, sudden death, won, lost)."""
     rejected = 0
@@ -1217,8 +1217,9 @@ def test_rejections_never_raise_and_leave_the_state_equal():
 
 @pytest.mark.parametrize(("row", "col"), [(5, 0), (0, 5), (-1, 0), (0, -1), (25, 25)])
 def test_touch_off_the_grid_raises_event_error(row, col):
-    """docs/design.md "Table coordinates": "25 cells, index i = 5*row + col, rows and columns
-    0..4." A touch off the grid is malformed: it cannot be built."""
+    """docs/rules.md "The table and the key card": "25 word cards in a 5 x 5 grid. Cells are
+    numbered `5 * row + column`" (rows and columns 0..4). A touch off the grid is
+    malformed: it cannot be built."""
     with pytest.raises(EventError):
         Touch(row, col)
     assert issubclass(EventError, ValueError)
@@ -1228,7 +1229,8 @@ def test_touch_off_the_grid_raises_event_error(row, col):
 
 @pytest.mark.parametrize("index", [-1, 25, 99])
 def test_touch_of_a_cell_index_off_the_grid_raises_event_error(index):
-    """docs/design.md "Table coordinates": "25 cells, index i = 5*row + col" (0..24)."""
+    """docs/rules.md "The table and the key card": "Cells are numbered `5 * row + column`"
+    (0..24)."""
     with pytest.raises(EventError):
         Touch.at(index)
     assert Touch.at(7) == Touch(1, 2)

@@ -1,9 +1,9 @@
 """keystand.games.duet.views: the secrecy boundary between a game and one seat's screen.
 
 Derived from docs/design.md "Secrecy" (a seat's screen is a function of its own side,
-the public record and the announcements the rules allow) and docs/rules.md
-("Table coordinates", "nothing left to guess" as the only fact about a side
-that may reach the other seat). Games are random event streams on random
+the public record and the announcements the rules allow), docs/design.md "Table
+coordinates" and docs/rules.md "A turn" (a seat with nothing left to guess: "the one
+fact about a side the rules let reach the other seat"). Games are random event streams on random
 cards; the checks are:
 
 - non-interference: change the partner's side to another valid card on which

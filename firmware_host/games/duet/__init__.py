@@ -34,7 +34,7 @@ RULES_VERSION = 1
 class DuetGame:
     name: str = "duet"
     rules_version: int = RULES_VERSION
-    # The entries every game has keep their places (docs/screens.md "The menu"):
+    # The entries every game has keep their places (docs/screens.md "What a seat sees", the menu):
     # counted down from the top or up from the bottom, the same presses reach them
     # in every game; the game's own settings lie between.
     menu_items: tuple[str, ...] = (
