@@ -1,11 +1,13 @@
-"""The one place a driver is chosen by name: a profile says `sim` or `waveshare`,
-`simulator`, `script` or `keyboard`, and this module finds the class.
+"""The one place a driver is chosen by name: a profile says `sim` or `waveshare`
+(its panels) and `simulator`, `script`, `keyboard`, `keys`, `mpr121` or
+`serial-grid` (its inputs), and this module finds the class.
 
 Each entry names its class as "module:Class" and is imported only when asked for,
 so a desktop run never imports a hardware library, and the host never names a
-concrete driver class. A driver added later is its module and one entry here,
-plus its name among a profile's allowed values and its options where the run
-builds drivers (docs/drivers.md, "Adding a driver").
+concrete driver class. A driver added later is its module and one entry here
+(and one in `EMULATORS` for a panel that runs over emulated hardware), plus, in
+the host, its name among a profile's allowed values and the code that builds it
+from the profile with its options (docs/drivers.md, "Adding a driver").
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The leaves the rules raise, under keystand's exception root (`keystand.errors`).
 
-Every error keystand raises on purpose derives from `KeystandError`; each leaf
-also derives from the builtin that fits (`ValueError` for malformed input), so
-callers may catch either. Rules refusing a well-formed input is not an error:
-that comes back as a `Rejection` (see `core.py`).
+Every error class keystand defines derives from `KeystandError`; each leaf here
+also derives from `ValueError` (malformed input), so callers may catch either. A
+bad argument (a rank or a seed out of range) raises the plain `ValueError`.
+Rules refusing a well-formed input is not an error: that comes back as a
+`Rejection` (see `core.py`).
 """
 
 from __future__ import annotations
