@@ -12,7 +12,7 @@ import pytest
 
 from keystand import games, screens
 from keystand.drivers.display import SimPanel
-from keystand.drivers.inputs import KeyName, Press
+from keystand.drivers.inputs import KeyName, Press, Touch
 from keystand.menu import Item
 from keystand.rules import Seat
 from keystand.settings import Settings
@@ -27,6 +27,15 @@ def new_game(stand: Stand, seat: str, now: float) -> None:
     stand.handle(Press(seat, KeyName.MENU), now)
     if Seat(seat) in stand.menus:
         stand.handle(Press(seat, KeyName.MENU), now)  # a game in play: once more
+
+
+def touch_the_assassin(stand: Stand) -> int:
+    """A clues, B touches an assassin of A's side (at 1 s and 2 s): the game is lost."""
+    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    side = stand.state.card.side(Seat.A)
+    assassin = next(i for i, k in enumerate(side) if k.value == "X")
+    stand.handle(Touch(*divmod(assassin, 5)), 2.0)
+    return assassin
 
 
 @pytest.mark.parametrize("name", games.SHIPPED)
@@ -67,12 +76,7 @@ def test_the_notice_goes_with_the_new_games_first_input(tmp_path: Path) -> None:
 def test_no_notice_for_a_new_game_after_one_that_is_over(tmp_path: Path) -> None:
     stand = Stand(Store(tmp_path))
     stand.boot()
-    stand.handle(Press("A", KeyName.CLUE), 1.0)
-    side = stand.state.card.side(Seat.A)
-    assassin = next(i for i, k in enumerate(side) if k.value == "X")
-    from keystand.drivers.inputs import Touch
-
-    stand.handle(Touch(*divmod(assassin, 5)), 2.0)
+    touch_the_assassin(stand)
     stand.tick(2.0 + stand.settings.reveal_delay)
     new_game(stand, "A", 20.0)
     assert screens.context(stand, Seat.B).hint is None
@@ -82,14 +86,9 @@ def test_a_touch_while_the_end_is_held_changes_nothing(tmp_path: Path) -> None:
     """In the seconds both seats may still undo a stray last touch, another touch
     is no input: the word framed stays the one that ended the game (a refusal
     once moved the frame to the refused word, then framed none)."""
-    from keystand.drivers.inputs import Touch
-
     stand = Stand(Store(tmp_path))
     stand.boot()
-    stand.handle(Press("A", KeyName.CLUE), 1.0)
-    side = stand.state.card.side(Seat.A)
-    assassin = next(i for i, k in enumerate(side) if k.value == "X")
-    stand.handle(Touch(*divmod(assassin, 5)), 2.0)
+    assassin = touch_the_assassin(stand)
     held = stand.game.view(stand.state, Seat.B, screens.context(stand, Seat.B))
     assert held.last is not None and held.last.cell == assassin and held.end.held
     other = next(i for i in range(25) if i != assassin)
