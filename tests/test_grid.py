@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from keystand.games import SHIPPED, get
+from keystand.games import SHIPPED, Context, get
+from keystand.layouts import OperativesView, SeatView, SpymastersView
+from keystand.layouts.view import SQUARE
 from keystand.rules import Grid
 
 
@@ -47,3 +51,18 @@ def test_a_grid_has_whole_positive_sides(bad: object) -> None:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_each_shipped_game_names_its_5x5_grid(name: str) -> None:
     assert get(name).grid == Grid(5, 5)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_shipped_games_views_draw_at_its_own_grid(name: str) -> None:
+    game = get(name)
+    views = importlib.import_module(f"keystand.games.{name}.views")
+    state = game.start(game.generate(seed=21))
+    for _, seat in game.seat_names:
+        view = game.view(state, seat, Context())
+        assert isinstance(view, SeatView | SpymastersView | OperativesView)
+        shape = view.grid if isinstance(view, SeatView) else view.public.grid
+        assert (shape.rows, shape.cols) == (game.grid.rows, game.grid.cols)
+        # Both games are 5x5, as is the layouts' default: only the views' own
+        # shape tells that the game's grid was passed, not left to the default.
+        assert shape is views.SHAPE and shape is not SQUARE
