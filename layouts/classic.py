@@ -189,6 +189,24 @@ class ClassicLayout:
         ]
 
 
+def _timer_sizes(number: int, body: int, sw: int, row_fits: bool) -> tuple[int, int, bool]:
+    """The timer's type size, the team counters' and whether the timer takes a row
+    of its own, in a column `sw` wide: the counters kept at `number` if the timer
+    fits beside them at `body` or larger, else a row of its own if the column has
+    the height (`row_fits`), else both shrunk together."""
+
+    def row(team: int, timer: int) -> int:
+        return 2 * tally_width("team", "8", team) + tally_width("timer", WIDEST_TIME, timer)
+
+    for size in range(number, body - 1, -1):
+        if row(number, size) + 2 * ROW_GAP <= sw:
+            return size, number, False
+    for size in range(number, body - 1, -1):
+        if not row_fits and row(size, size) + 2 * ROW_GAP <= sw:
+            return size, size, False
+    return number, number, True
+
+
 def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> ClassicLayout:
     """Where everything of a classic screen goes on `panel` for a game on `grid`;
     `timed`: with the turn timer (the same for both screens and every view of one game)."""
@@ -209,27 +227,23 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     sw = sx1 - sx
     top, bottom = digits(st.number)
     row_h = bottom - top + 2 * _inner(bottom - top)
-    team_w = tally_width("team", "8", st.number)
     # The timer shares the counters' row if it fits there at the counters' size or
-    # smaller (never below the body text's); else it takes a row of its own.
-    timer_size, timer_row = st.number, False
-    if timed:
-        for size in range(st.number, st.body - 1, -1):
-            if 2 * team_w + tally_width("timer", WIDEST_TIME, size) + 2 * ROW_GAP <= sw:
-                timer_size = size
-                break
-        else:
-            timer_row = True
+    # smaller (never below the body text's); failing that, the counters shrink with
+    # it (a short column has no height for a row of its own); else it takes one.
+    timer_size, team_size, timer_row = st.number, st.number, False
     stack = [
         ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
         ("sub", st.sub_lines * line_height(st.body)),
         ("counters", row_h),
+        # One box for the last input and the notes, on every panel: notes are rare
+        # here (a fault, time up), and the narrow columns need the height.
+        ("message", st.note_lines * line_height(st.body) + 2 * INSET),
     ]
+    if timed:
+        row_fits = sum(hgt for _, hgt in stack) + row_h <= sy1 - sy
+        timer_size, team_size, timer_row = _timer_sizes(st.number, st.body, sw, row_fits)
     if timer_row:
-        stack.append(("timer", row_h))
-    # One box for the last input and the notes, on every panel: notes are rare here
-    # (a fault, time up), and the narrow columns need the height.
-    stack.append(("message", st.note_lines * line_height(st.body) + 2 * INSET))
+        stack.insert(3, ("timer", row_h))
     spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
     gap = max(0, min(st.gap * 2, spare // (len(stack) - 1)))
     y = sy
@@ -250,8 +264,8 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
                 timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size)
             right = sx + tw + ROW_GAP
             teams = (
-                _tally(sx, y, tw, hgt, "team", "8", st.number),
-                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", st.number),
+                _tally(sx, y, tw, hgt, "team", "8", team_size),
+                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", team_size),
             )
         elif name == "timer":
             timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number)

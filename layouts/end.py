@@ -59,7 +59,7 @@ class EndLayout:
         return {
             "end_title": [self.title],
             "end_reason": [self.reason],
-            "score": [self.score.label],
+            "score": [box for box in (self.score.label,) if box is not None],
             "number": [self.score.number],
             "caption": list(self.captions),
             # The hold text alone fills the code's place; above the notice, all but
@@ -82,7 +82,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     m = st.margin
     cap_h = line_height(st.label)
     title_h = line_height(st.title)
-    score_w = max(number_width(st.number) + 8, 6 * st.label)
+    score_w = max(number_width(st.number) + 8, 5 * st.label)
     if st.end_beside:
         text_w = st.end_text
         area = (m, m, w - m - st.gap - text_w, h - m)
@@ -169,7 +169,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     draw_text(d, s["end_reason"][end.ending.value], lay.reason)
     if end.score is not None:
         d.rectangle(inclusive(lay.score.box), outline=BLACK)
-        draw_text(d, s["score"]["label"], lay.score.label, center=True)
+        if lay.score.label is not None:
+            draw_text(d, s["score"]["label"], lay.score.label, center=True)
         draw_text(d, str(end.score), lay.score.number, center=True)
     code, after = code_boxes(lay.code, lay.code_lines, lay.code_size)
     # The partner's screen fails: its last line says so (that panel cannot), before

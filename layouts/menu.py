@@ -97,7 +97,7 @@ def layout(panel: PanelSpec) -> MenuLayout:
     m = st.margin + 1
     title = TextBox(m + 2, m, w - 2 * m - 4, st.headline)
     hint_size = st.label
-    hint_lines = 1 if panel.landscape else 2
+    hint_lines = st.hint_lines if panel.landscape else 2
     hint = TextBox(m, h - m - hint_lines * line_height(hint_size), w - 2 * m, hint_size, hint_lines)
     lh = line_height(st.body)
     top = title.y + title.h + 3
@@ -105,7 +105,7 @@ def layout(panel: PanelSpec) -> MenuLayout:
     sw = scroll_width(panel)  # right of each value: the scroll signs' column
     if panel.landscape:  # label and value side by side
         row_h = lh + 3
-        label_w = inner * 3 // 5
+        label_w = inner * 11 // 20
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
         values = tuple(

@@ -39,7 +39,7 @@ def layout(panel: PanelSpec) -> NeutralLayout:
     w, h = panel.size
     st = panel.style
     m = st.margin + st.gap
-    text_h = line_height(st.title) + line_height(st.headline) + 2 * line_height(st.body)
+    text_h = line_height(st.title) + line_height(st.headline) + 3 * line_height(st.body)
     if panel.landscape:
         cell = pitch(min(h - 2 * m, w // 2 - m) - 1, EMBLEM)
         side = grid_side(cell, EMBLEM.cols)
@@ -54,7 +54,7 @@ def layout(panel: PanelSpec) -> NeutralLayout:
         ty = ey + side + st.gap
     brand = TextBox(tx, ty, tw, st.title)
     title = TextBox(tx, brand.y + brand.h, tw, st.headline)
-    sub = TextBox(tx, title.y + title.h, tw, st.body, 2)
+    sub = TextBox(tx, title.y + title.h, tw, st.body, 3)
     return NeutralLayout((ex, ey, cell), brand, title, sub)
 
 

@@ -48,10 +48,12 @@ class Style:
     margin: int = 2
     gap: int = 4
     counter_inline: bool = False
+    counter_signs: bool = False  # a sign, not a word, names each counter (too small a box)
     shared_message: bool = False
     end_beside: bool = False
     end_text: int = 0
     code: int = 13  # the card code's type size
+    hint_lines: int = 1  # the menu's foot line (what the keys do), landscape; portrait 2
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def pixel_mm(model: str) -> float:
 # All four are 110-130 pixels per inch. Sizes are for reading at arm's length:
 # the role at least 15 px bold, body text 11 px bold, the counters' digits at
 # least 18 px; every word's capitals 2.0 mm tall on the panel is the goal
-# (layouts/legibility.py; the 4.2" and the 2.9" meet it). Each was tuned by
+# (layouts/legibility.py; the 4.2", the 2.9" and the 2.7" meet it). Each was tuned by
 # looking at the screens (docs/screens.png) and is held by the tests: every
 # string of every language fits its box.
 _STYLES: dict[str, Style] = {
@@ -146,16 +148,18 @@ _STYLES: dict[str, Style] = {
         end_text=92,
     ),
     "epd2in7_V2": Style(
-        grid=150,
+        grid=142,
         headline=15,
-        body=11,
-        label=9,
+        body=13,
+        label=13,
         number=24,
+        counter_signs=True,
         title=20,
         sub_lines=2,
         note_lines=3,
         reason_lines=1,
         shared_message=True,
+        hint_lines=2,
     ),
     "epd4in2_V2": Style(
         grid=230,

@@ -31,11 +31,14 @@ INSET = FRAME + 1  # text to the outside of that frame
 @dataclass(frozen=True)
 class Counter:
     """One counter in a framed box: a small label and a big number, the label over
-    the number, or (`inline`, on short panels) left of it."""
+    the number, or (`inline`, on short panels) left of it; or, where a word would
+    be too small to read (`Style.counter_signs`), a sign left of the number in
+    place of the label (`sign`; then `label` is None)."""
 
     box: Box
-    label: TextBox
+    label: TextBox | None
     number: TextBox
+    sign: Box | None = None
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,7 @@ class PlayLayout:
         return {
             "headline": [self.headline],
             "sub": [self.sub],
-            "counter": [c.label for c in self.counters],
+            "counter": [c.label for c in self.counters if c.label is not None],
             "number": [c.number for c in self.counters],
             "last": [self.last],
             "note": [self.note],
@@ -100,10 +103,19 @@ def number_width(size: int) -> int:
     return int(x1 - x0)
 
 
-def counter(x: int, y: int, w: int, label_size: int, number_size: int, inline: bool) -> Counter:
+def counter(
+    x: int, y: int, w: int, label_size: int, number_size: int, inline: bool, sign: bool = False
+) -> Counter:
     """A counter's boxes with its top left at (x, y), `w` wide."""
     top, bottom = digits(number_size)
     ink = bottom - top
+    if sign:  # a square as tall as the digits, then the number in the rest
+        height = ink + 2 * PAD + 2
+        sy = y + PAD + 1
+        mark = (x + PAD + 1, sy, x + PAD + 1 + ink, sy + ink)
+        nx = mark[2] + PAD
+        number = TextBox(nx, sy - top, x + w - PAD - nx, number_size)
+        return Counter((x, y, x + w, y + height), None, number, mark)
     if inline:
         nw = number_width(number_size)
         height = max(ink, line_height(label_size)) + 2 * PAD
@@ -136,7 +148,8 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     sx, sy, sx1, sy1 = status
     sw = sx1 - sx
     half = (sw - st.gap) // 2
-    counter_h = counter(0, 0, half, st.label, st.number, st.counter_inline).box[3]
+    signs = st.counter_signs
+    counter_h = counter(0, 0, half, st.label, st.number, st.counter_inline, signs).box[3]
     stack = [
         ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
         ("sub", st.sub_lines * line_height(st.body)),
@@ -160,8 +173,8 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
         elif name == "counters":
             right = sx + half + st.gap
             counters = (
-                counter(sx, y, half, st.label, st.number, st.counter_inline),
-                counter(right, y, sx1 - right, st.label, st.number, st.counter_inline),
+                counter(sx, y, half, st.label, st.number, st.counter_inline, signs),
+                counter(right, y, sx1 - right, st.label, st.number, st.counter_inline, signs),
             )
         elif name == "note":
             boxes[name] = TextBox(sx, y, sw, st.body, st.note_lines)
@@ -299,6 +312,26 @@ def draw_grid(
     return boxes
 
 
+def draw_sign(draw: ImageDraw.ImageDraw, key: str, box: Box) -> None:
+    """A counter's sign, learnt once (docs/screens.md): an hourglass, its sand run
+    down, for the turns left; a cross for the mistakes left. Neither is a mark of
+    the grid, so neither reads as a card."""
+    x0, y0, x1, y1 = box
+    x1, y1 = x1 - 1, y1 - 1
+    mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
+    stroke = max(2, (x1 - x0) // 6)
+    if key == "turns":
+        draw.line((x0, y0, x1, y0), fill=BLACK, width=stroke)
+        draw.line((x0, y1, x1, y1), fill=BLACK, width=stroke)
+        draw.line((x0 + 1, y0, x1 - 1, y1), fill=BLACK, width=max(1, stroke // 2))
+        draw.line((x1 - 1, y0, x0 + 1, y1), fill=BLACK, width=max(1, stroke // 2))
+        draw.polygon([(mid_x, mid_y + 1), (x0 + 2, y1), (x1 - 2, y1)], fill=BLACK)
+    else:
+        inset = stroke // 2 + 1
+        draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=BLACK, width=stroke)
+        draw.line((x1 - inset, y0 + inset, x0 + inset, y1 - inset), fill=BLACK, width=stroke)
+
+
 def draw_cursor(image: Image.Image, box: Box) -> None:
     """The guesser's cursor (buttons only): the cell drawn inverted, so it reads
     apart from the heavy frame of the word touched last."""
@@ -326,8 +359,10 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         strict=True,
     ):
         d.rectangle(inclusive(c.box), outline=BLACK)
-        inline = panel.style.counter_inline
-        draw_text(d, s["counter"][key], c.label, center=not inline)
+        if c.sign is not None:
+            draw_sign(d, key, c.sign)
+        elif c.label is not None:
+            draw_text(d, s["counter"][key], c.label, center=not panel.style.counter_inline)
         draw_text(d, str(value), c.number, center=True)
     last = last_key(view)
     note = note_key(view)

@@ -967,3 +967,27 @@ def test_a_mission_set_by_hand_shows_its_numbers_whole(model, rotation):
         return render(MenuView(lines, index, "turns"), p, "ru").tobytes()
 
     assert menu(("singapore", "6-6")) == menu((None, "6-6"))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_counter_is_named_by_a_word_or_by_its_own_sign(model):
+    """Where a word would be too small to read (`Style.counter_signs`), each counter
+    has a sign instead: the turns' hourglass and the mistakes' cross, two different
+    pictures, the same on every screen and in every language."""
+    spec = panel(model)
+    lay = play_screen.layout(spec)
+    signs = spec.style.counter_signs
+    assert signs == (model in ("epd2in7_V2",))  # the 2.13" is not redrawn yet
+    crops = {}
+    for lang in languages():
+        image = render(view(turns_left=7, mistakes_left=3), spec, lang)
+        for c in lay.counters:
+            assert (c.sign is not None) is signs and (c.label is None) is signs
+            if c.sign is not None:
+                crops.setdefault(c.sign, []).append(image.crop(c.sign).tobytes())
+    if signs:
+        turns, mistakes = (crops[c.sign] for c in lay.counters if c.sign is not None)
+        assert len(set(turns)) == 1 and len(set(mistakes)) == 1  # not a word: one picture
+        assert turns[0] != mistakes[0]
+        ink = [black_bbox(render(view(), spec).crop(c.sign)) for c in lay.counters]
+        assert all(box is not None for box in ink)
