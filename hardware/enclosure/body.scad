@@ -20,7 +20,8 @@
 // the seat's right, t up the slope from the table, w out of the face towards
 // the seat (w = 0 is the face's outer surface).
 //
-// `part` chooses what is drawn: "body", "lid" (as printed), "contents" (the
+// `part` chooses what is drawn: "body", "lid" (as printed), "assembled" (the
+// body with its lid on), "contents" (the
 // panels and what hangs on them, modelled as boxes), "fit" (what the assembled
 // body and the contents share, plus what the two seats' contents share: empty
 // when everything fits), "preview" (the assembled stand with its contents).
@@ -287,7 +288,7 @@ module facts(b) {
         echo("KS", "wall", str("face ", seat, " above panel"), pt(M, [0, bget(b, "t0") + oh(b) + 2, 0]), dv(M, [0, 0, -1]));
     }
     echo("KS", "wall", "end -x", [-W / 2, 20, H / 3], [1, 0, 0]);
-    echo("KS", "wall", "end +x", [W / 2, bget(b, "pi_stack") ? 30 : 25, H - 12], [-1, 0, 0]);
+    echo("KS", "wall", "end +x", [W / 2, bget(b, "pi_stack") ? 30 : 0, H - 12], [-1, 0, 0]);
     if (!bget(b, "lid")) echo("KS", "wall", "top", [0, 0, H], [0, 0, -1]);
     // The lid as printed: its plate on the bed.
     if (bget(b, "lid")) echo("KS", "wall_lid", "lid", [0, 0, 0], [0, 0, 1]);
@@ -307,6 +308,7 @@ module stand(b, part) {
     if (part == "body") body(b);
     else if (part == "lid") lid_printed(b);
     else if (part == "contents") contents(b);
+    else if (part == "assembled") assembled(b);
     else if (part == "fit") {
         intersection() { assembled(b); contents(b); }
         intersection() { panel_contents(b, 0); panel_contents(b, 1); }
