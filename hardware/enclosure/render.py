@@ -103,6 +103,11 @@ def main() -> int:
             print(f"{build}: no preview", file=sys.stderr)
             return 1
         print(png.relative_to(ROOT))
+    import mat  # beside this file (the script's folder is on sys.path)
+
+    for paper in mat.PAPERS:
+        for electrodes in ("strips", "pads"):
+            mat.main(["--paper", paper, "--map", electrodes, str(OUT / "mat")])
     return 0
 
 
