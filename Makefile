@@ -14,7 +14,7 @@ SYSBENCH := /usr/bin/sysbench
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools micropython sysbench install-pi bench soak appliance-check
+.PHONY: test sim lint venv clean browser systemd-tools micropython sysbench install-pi bench soak appliance-check enclosure openscad
 
 venv: $(STAMP)
 
@@ -64,6 +64,25 @@ $(MPY_STAMP): $(STAMP)
 		touch $@; \
 	fi
 
+# The stands' bodies (hardware/enclosure/): Debian's openscad renders each
+# build's parts to STL under build/enclosure/ and a preview PNG into
+# hardware/enclosure/previews/ (under Xvfb: openscad draws a PNG only on a
+# display). Installed here when we are root; tests/test_enclosure.py skips without.
+OPENSCAD := /usr/bin/openscad
+
+openscad: $(OPENSCAD)
+
+$(OPENSCAD):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openscad xvfb >/dev/null; \
+	else \
+		echo "keystand: openscad is missing; the enclosure's tests will be skipped."; \
+		echo "          sudo apt-get install openscad xvfb   (then make test again)"; \
+	fi
+
+enclosure: $(STAMP) openscad
+	$(BIN)/python hardware/enclosure/render.py
+
 # On a Raspberry Pi (Bookworm): the stand as a service. INSTALL_ARGS passes
 # more, e.g. INSTALL_ARGS="--profile minimal" or INSTALL_ARGS="uninstall".
 install-pi:
@@ -78,7 +97,7 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --no-deps $(WAVESHARE)
 	touch $(STAMP)
 
-test: $(STAMP) browser systemd-tools micropython sysbench
+test: $(STAMP) browser systemd-tools micropython sysbench openscad
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python tools/lint_tree.py imports  # docs/design.md "Layout": its tables (pyproject)
