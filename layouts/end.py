@@ -61,7 +61,8 @@ class EndLayout:
             "end_reason": [self.reason],
             "score": [box for box in (self.score.label,) if box is not None],
             "number": [self.score.number],
-            "caption": list(self.captions),
+            "caption_me": [self.captions[0]],
+            "caption_partner": [self.captions[1]],
             # The hold text alone fills the code's place; above the notice, all but
             # its last line.
             "code": list(self.held(self.code_size)),
@@ -83,14 +84,23 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     cap_h = line_height(st.label)
     title_h = line_height(st.title)
     score_w = max(number_width(st.number) + 8, 5 * st.label)
+    # `code_across` (a short panel): the code and the line under it span the whole
+    # width at the foot, so the grids and the words above share what is left.
+    across = code_lines_for(w - 2 * m, st.code) if st.code_across else 0
+    foot = across * line_height(st.code) + st.foot_lines * line_height(st.label) if across else 0
     if st.end_beside:
         text_w = st.end_text
-        area = (m, m, w - m - st.gap - text_w, h - m)
+        area = (m, m, w - m - st.gap - text_w, h - m - foot)
         tx = w - m - text_w
         title = TextBox(tx, m, text_w, st.title)
         reason = TextBox(tx, m + title_h, text_w, st.body, st.reason_lines)
         score = counter(
-            tx, reason.y + reason.h + st.gap, min(text_w, score_w), st.label, st.number, False
+            tx,
+            reason.y + reason.h + st.gap,
+            text_w if across else min(text_w, score_w),
+            st.label,
+            st.number,
+            bool(across),  # label and number in a row: the height is short
         )
     elif w - 2 * m - score_w - st.gap >= MIN_BAND:
         band_w = w - 2 * m - score_w - st.gap
@@ -108,12 +118,13 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     # The card code at its own size (`Style.code`: no two of its characters alike
     # at it), on one line where the widest code fits across, else broken between
     # its groups; then one line for what starts the next game.
-    code_lines = 1 if width(WIDEST_CODE, st.code) <= aw else 2
-    code_h = code_lines * line_height(st.code) + line_height(st.label)
+    code_lines = across or code_lines_for(aw, st.code)
+    code_h = code_lines * line_height(st.code) + st.foot_lines * line_height(st.label)
+    grids_h = ah - (0 if across else code_h)
     # Each grid takes its cells + 3 pixels (its lines and the outer frame) and a caption.
     rows, cols = grid.rows, grid.cols
-    beside = ((aw - GRID_GAP) // 2 - 3) // cols, (ah - cap_h - code_h - 3) // rows
-    above = (aw - 3) // cols, (ah - 2 * cap_h - code_h - GRID_GAP - 6) // (2 * rows)
+    beside = ((aw - GRID_GAP) // 2 - 3) // cols, (grids_h - cap_h - 3) // rows
+    above = (aw - 3) // cols, (grids_h - 2 * cap_h - GRID_GAP - 6) // (2 * rows)
     cell_beside, cell_above = min(beside), min(above)
     stacked = cell_above > cell_beside
     cell = cell_above if stacked else cell_beside
@@ -132,17 +143,29 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
         x = ax0 + (aw - total) // 2
         first = (x + 1, ay0 + cap_h + 1)
         second = (x + gw + GRID_GAP + 1, first[1])
+        # The partner's caption may start a gap's width back over the first grid
+        # and run to the area's edge (wider than a small panel's grid); "You" is
+        # short in every language.
+        split = x + gw - GRID_GAP
         captions = (
-            TextBox(x, ay0, gw, st.label),
-            TextBox(x + gw + GRID_GAP, ay0, gw, st.label),
+            TextBox(ax0, ay0, split - ax0, st.label),
+            TextBox(split, ay0, ax1 - split, st.label),
         )
         code_y = first[1] - 1 + gh
+    if across:
+        ax0, aw, code_y = m, w - 2 * m, h - m - code_h
     # The code's place, in lines of the small type the hold text takes.
     code = TextBox(ax0, code_y, aw, st.label, code_h // line_height(st.label))
     place = (ax0, code_y, ax0 + aw, code_y + code_h)
     return EndLayout(
         cell, (first, second), captions, title, reason, score, code, code_lines, st.code, place
     )
+
+
+def code_lines_for(w: int, size: int) -> int:
+    """The lines the widest card code takes `w` pixels wide at type `size`: one, or
+    two broken between its groups."""
+    return 1 if width(WIDEST_CODE, size) <= w else 2
 
 
 def code_boxes(
@@ -154,7 +177,8 @@ def code_boxes(
         head = replace(box, lines=box.lines - 1)
         return head, replace(box, y=box.y + head.h, lines=1)
     code = TextBox(box.x, box.y, box.w, size, code_lines)
-    return code, replace(box, y=box.y + code.h, lines=1)
+    rest = box.h - code.h  # the foot's lines, but for a part of one (code and foot sizes differ)
+    return code, replace(box, y=box.y + code.h, lines=max(1, -(-rest // box.line_height)))
 
 
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:

@@ -2,7 +2,8 @@
 
 Adding a language is adding one file, `strings/<code>.toml`, with every key of
 `en.toml`. Each TOML table is a slot of the screen, and its strings are drawn
-in that slot's box (`SLOT_OF_TABLE` names the one table that shares a slot):
+in that slot's box (`SLOT_OF_TABLE` names the tables that share a slot,
+`SLOT_OF_STRING` the strings with a box of their own):
 the tests measure every string in its box on every panel.
 """
 
@@ -23,6 +24,9 @@ SLOT_OF_TABLE = {
     "mission_name": "menu_value",
     "menu_note": "menu_hint",
 }
+# And these strings, each in a box of its own: the end screen's captions, the
+# partner's wider than a small panel's grid ("You" is short in every language).
+SLOT_OF_STRING = {("caption", "me"): "caption_me", ("caption", "partner"): "caption_partner"}
 
 
 def languages() -> tuple[str, ...]:
@@ -56,6 +60,6 @@ def mission(lang: str, name: str | None, numbers: str) -> str:
     return f"{strings(lang)['mission_name'][name]} {numbers}" if name else numbers
 
 
-def slot(table: str) -> str:
-    """The box a string of `table` is drawn in."""
-    return SLOT_OF_TABLE.get(table, table)
+def slot(table: str, key: str | None = None) -> str:
+    """The box a string of `table` (`key`) is drawn in."""
+    return SLOT_OF_STRING.get((table, key or "")) or SLOT_OF_TABLE.get(table, table)

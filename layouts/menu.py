@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -80,6 +80,13 @@ class MenuLayout:
     hint: TextBox
     row_h: int
 
+    @property
+    def first_line(self) -> TextBox:
+        """The first row, label and value together (the empty history's one line)."""
+        first, value = self.rows[0], self.values[0]
+        lines = max(1, (value.y + value.h - first.y) // first.line_height)
+        return replace(first, w=max(first.w, value.x + value.w - first.x), lines=lines)
+
     def slots(self) -> dict[str, list[TextBox]]:
         return {
             "menu_title": [self.title],
@@ -87,7 +94,7 @@ class MenuLayout:
             "menu_value": list(self.values),
             "menu_hint": [self.hint],
             "history": list(self.values),
-            "history_empty": [self.rows[0]],
+            "history_empty": [self.first_line],
         }
 
 
@@ -97,27 +104,27 @@ def layout(panel: PanelSpec) -> MenuLayout:
     m = st.margin + 1
     title = TextBox(m + 2, m, w - 2 * m - 4, st.headline)
     hint_size = st.label
-    hint_lines = st.hint_lines if panel.landscape else 2
+    hint_lines = st.hint_lines if panel.landscape else max(2, st.hint_lines)
     hint = TextBox(m, h - m - hint_lines * line_height(hint_size), w - 2 * m, hint_size, hint_lines)
     lh = line_height(st.body)
-    top = title.y + title.h + 3
+    top = title.y + title.h + 2
     inner = w - 2 * m
     sw = scroll_width(panel)  # right of each value: the scroll signs' column
     if panel.landscape:  # label and value side by side
         row_h = lh + 3
-        label_w = inner * 11 // 20
+        label_w = inner // 2
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
         values = tuple(
             TextBox(m + label_w, top + k * row_h + 1, inner - label_w - 3 - sw, st.body)
             for k in range(n)
         )
-    else:  # narrow: the value on a line of its own under the label
+    else:  # narrow: the value on a line of its own under the label, to the right
         row_h = 2 * lh + 3
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, inner - 6, st.body) for k in range(n))
         values = tuple(
-            TextBox(m + 12, top + k * row_h + 1 + lh, inner - 15 - sw, st.body) for k in range(n)
+            TextBox(m + 3, top + k * row_h + 1 + lh, inner - 6 - sw, st.body) for k in range(n)
         )
     return MenuLayout(title, rows, values, hint, row_h)
 
@@ -166,11 +173,11 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         draw_text(d, s["menu"]["history"], lay.title, fill=WHITE)
         games = view.history[: len(lay.rows)]
         if not games:
-            draw_text(d, s["history_empty"]["none"], lay.rows[0])
+            draw_text(d, s["history_empty"]["none"], lay.first_line)
         for row, value, game in zip(lay.rows, lay.values, games, strict=False):
             draw_text(d, f"{game.date} {game.mission}", row)
             score = "" if game.score is None else f" {game.score}"
-            draw_text(d, s["history"][game.result] + score, value)
+            draw_text(d, s["history"][game.result] + score, value, right=not panel.landscape)
         draw_text(d, foot(view, s, "back"), lay.hint, center=True)
         return
     draw_text(d, s["menu_title"]["menu"], lay.title, fill=WHITE)
@@ -189,7 +196,7 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             # While T-M is set by hand its numbers are the news, not a name.
             numbers = line.mission[1] if line.mission is not None else text
             text = f"{s['menu_value'][view.editing]} {numbers}"
-        draw_text(d, text, value, fill=ink)
+        draw_text(d, text, value, fill=ink, right=not panel.landscape)
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
             _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
     draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)

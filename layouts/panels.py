@@ -54,6 +54,8 @@ class Style:
     end_text: int = 0
     code: int = 13  # the card code's type size
     hint_lines: int = 1  # the menu's foot line (what the keys do), landscape; portrait 2
+    code_across: bool = False  # the end screen's code and foot line span the width
+    foot_lines: int = 1  # the end screen's line under the code: what starts the next game
 
 
 @dataclass(frozen=True)
@@ -116,23 +118,27 @@ def pixel_mm(model: str) -> float:
 
 
 # All four are 110-130 pixels per inch. Sizes are for reading at arm's length:
-# the role at least 15 px bold, body text 11 px bold, the counters' digits at
-# least 18 px; every word's capitals 2.0 mm tall on the panel is the goal
-# (layouts/legibility.py; the 4.2", the 2.9" and the 2.7" meet it). Each was tuned by
+# every word's capitals at least 2.0 mm tall on the panel (layouts/legibility.py:
+# 11 px type on the 2.9", 13 px on the 2.7", 14 px on the 2.13" and the 4.2"),
+# the role bold and larger, the counters' digits at least 18 px. Each was tuned by
 # looking at the screens (docs/screens.png) and is held by the tests: every
 # string of every language fits its box.
 _STYLES: dict[str, Style] = {
     "epd2in13_V4": Style(
-        grid=122,
+        grid=94,
         headline=15,
-        body=11,
-        label=10,
+        body=14,
+        label=14,
         number=18,
-        title=14,
-        reason_lines=3,
+        title=15,
+        note_lines=2,
+        reason_lines=2,
         shared_message=True,
+        counter_signs=True,
         end_beside=True,
-        end_text=84,
+        end_text=116,
+        code_across=True,
+        hint_lines=2,
         code=14,
     ),
     "epd2in9_V2": Style(
@@ -180,7 +186,16 @@ _STYLES: dict[str, Style] = {
 # Mounted on end: the grid on top, the column below it wide and short.
 _PORTRAIT: dict[str, Style] = {
     "epd2in13_V4": replace(
-        _STYLES["epd2in13_V4"], grid=112, sub_lines=2, end_beside=False, reason_lines=2
+        _STYLES["epd2in13_V4"],
+        grid=94,
+        sub_lines=2,
+        note_lines=3,
+        end_beside=False,
+        code_across=False,
+        reason_lines=2,
+        foot_lines=2,
+        hint_lines=4,
+        gap=2,  # the grid's 18 px cells and three lines of notes: every pixel counts
     ),
     "epd2in9_V2": replace(
         _STYLES["epd2in9_V2"],

@@ -111,11 +111,12 @@ def draw_text(
     *,
     fill: int = BLACK,
     center: bool = False,
+    right: bool = False,
     middle: bool = False,
     height: int | None = None,
 ) -> None:
-    """Draw `text` wrapped in `box`, left aligned or centred; `middle` centres the lines
-    vertically in `height` pixels (default the box's own height)."""
+    """Draw `text` wrapped in `box`, left aligned, centred or right aligned; `middle`
+    centres the lines vertically in `height` pixels (default the box's own height)."""
     lines = wrap(text, box.size, box.w)[: box.lines]
     f = box.font
     lh = box.line_height
@@ -125,6 +126,7 @@ def draw_text(
     for line in lines:
         if line:
             x0, _, x1, _ = f.getbbox(line, anchor="la")
-            x = box.x - x0 + ((box.w - (x1 - x0)) // 2 if center else 0)
+            spare = box.w - (x1 - x0)
+            x = box.x - x0 + (spare // 2 if center else spare if right else 0)
             draw.text((x, y), line, font=f, fill=fill, anchor="la")
         y += lh

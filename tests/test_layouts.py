@@ -56,6 +56,7 @@ from keystand.layouts.text import TextBox, draw_text, fits, wrap
 from keystand.layouts.view import HINTS
 from keystand.rules import Card, Mission, Seat
 from keystand.rules.duet import Duet
+from keystand.rules.mission import MAX_TURNS, NAMED
 from keystand.script import parse_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -314,9 +315,12 @@ WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
 WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
 
 
-def worst_mission(lang: str) -> str:
-    """The longest mission name of `lang`, with the widest numbers."""
-    return max((f"{name} 88-8" for name in strings(lang)["mission_name"].values()), key=len)
+def missions(lang: str) -> list[str]:
+    """Every mission as the screens name it in `lang`: each named one with its own
+    numbers (a name comes only with them: `Mission.name`), and the widest T-M of
+    one's own."""
+    names = strings(lang)["mission_name"]
+    return [*(f"{names[key]} {NAMED[key]}" for key in names), f"{MAX_TURNS}-{MAX_TURNS}"]
 
 
 def texts(lang: str) -> list[tuple[str, str, str]]:
@@ -325,10 +329,14 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
     for table, entries in strings(lang).items():
         for key, text in entries.items():
             if "{mission}" in text:
-                text = text.format(mission=worst_mission(lang))
+                out += [
+                    (slot(table, key), f"{table}.{key}", text.format(mission=m))
+                    for m in missions(lang)
+                ]
+                continue
             if table == "mission_name":
-                text = f"{text} 88-8"
-            out.append((slot(table), f"{table}.{key}", text))
+                text = f"{text} {NAMED[key]}"
+            out.append((slot(table, key), f"{table}.{key}", text))
     out += [("number", "number", n) for n in WORST_NUMBERS]
     return out
 
@@ -977,7 +985,7 @@ def test_a_counter_is_named_by_a_word_or_by_its_own_sign(model):
     spec = panel(model)
     lay = play_screen.layout(spec)
     signs = spec.style.counter_signs
-    assert signs == (model in ("epd2in7_V2",))  # the 2.13" is not redrawn yet
+    assert signs == (model in ("epd2in7_V2", "epd2in13_V4"))
     crops = {}
     for lang in languages():
         image = render(view(turns_left=7, mistakes_left=3), spec, lang)
@@ -991,3 +999,14 @@ def test_a_counter_is_named_by_a_word_or_by_its_own_sign(model):
         assert turns[0] != mistakes[0]
         ink = [black_bbox(render(view(), spec).crop(c.sign)) for c in lay.counters]
         assert all(box is not None for box in ink)
+
+
+def test_right_aligned_text_ends_at_its_boxs_right_edge():
+    """A menu's value on a panel mounted on end stands under its label, to the right."""
+    box = TextBox(10, 5, 120, 14)
+    image = Image.new("1", (150, 30), 1)
+    draw = ImageDraw.Draw(image)
+    draw.fontmode = "1"
+    draw_text(draw, "Cairo 9-5", box, right=True)
+    ink = black_bbox(image)
+    assert ink is not None and box.x + box.w - 1 <= ink[2] <= box.x + box.w and ink[0] > box.x + 30
