@@ -18,7 +18,7 @@ from PIL import Image
 from keystand.drivers.display import MODELS as MODELS_BY_NAME
 from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.emulator import emulated_waveshare
-from keystand.drivers.display.hal import SPI_HZ, PanelHal, Wiring
+from keystand.drivers.display.hal import SPI_HZ, PanelHal, StockPathHal, Wiring
 from keystand.drivers.display.waveshare import WavesharePanel
 
 MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
@@ -62,6 +62,7 @@ def frame_costs(
         speed=0,
         hal_class=hal_class,
         reset_wait=reset_wait,
+        whole_buffers=hal_class is not StockPathHal,  # the stock path: the vendor's loops
     )
     costs: dict[Refresh, FrameCost] = {}
     try:
@@ -141,6 +142,7 @@ def counting_panels(
                 spi=CountingSpi(factory, wiring),
                 delay=lambda seconds: None,
                 hal_class=hal_class,
+                whole_buffers=hal_class is not StockPathHal,
             )
         )
     return panels

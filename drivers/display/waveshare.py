@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
@@ -62,6 +62,7 @@ class Recipe:
     partial: str
     partial_takes_window: bool = False
     probe: str | None = None  # an init that activates the controller without drawing
+    bytewise: bool = False  # the file sends a frame one send_data call a byte (see ByteRuns)
 
 
 RECIPES: dict[str, Recipe] = {
@@ -88,6 +89,7 @@ RECIPES: dict[str, Recipe] = {
         partial="display_Partial",
         partial_takes_window=True,
         probe="init_Fast",
+        bytewise=True,
     ),
     # No display_Fast: the fast init loads a faster LUT and the same display follows.
     "epd2in9_V2": Recipe(
@@ -218,12 +220,114 @@ def native_buffer(frame: Image.Image) -> bytearray:
     return bytearray(frame.convert("1").tobytes("raw", "1"))
 
 
+class VendorEPD(Protocol):
+    """What `ByteRuns` uses of a vendor EPD instance, and the methods it replaces."""
+
+    width: int
+    height: int
+    dc_pin: int
+    cs_pin: int
+    display: Callable[[bytes | bytearray], None]
+    display_Fast: Callable[[bytes | bytearray], None]
+    display_Base: Callable[[bytes | bytearray], None]
+    display_Partial: Callable[[bytes | bytearray, int, int, int, int], None]
+    send_data2: Callable[[bytes | bytearray | list[int]], None]
+
+    def reset(self) -> None: ...
+    def send_command(self, command: int) -> None: ...
+    def send_data(self, data: int) -> None: ...
+    def TurnOnDisplay(self) -> None: ...
+    def TurnOnDisplay_Fast(self) -> None: ...
+    def TurnOnDisplay_Partial(self) -> None: ...
+
+
+class ByteRuns:
+    """The frame methods of a model file that sends a frame one `send_data` call a
+    byte (the 2.7" V2: 5,808 calls a frame, each four HAL calls), with the same
+    commands, resets and waits in the same order and each run of frame bytes handed
+    to the HAL in one call, as the other models' `send_data2` does. Only how the
+    bytes are handed over differs: tests/test_waveshare.py compares the byte
+    streams with the vendor's own methods', for every frame kind and window.
+    """
+
+    def __init__(self, epd: VendorEPD, hal: PanelHal) -> None:
+        self.epd, self.hal = epd, hal
+
+    def install(self) -> None:
+        """Put these methods in place of the vendor's on its EPD instance."""
+        epd = self.epd
+        epd.display = lambda image: self.frame(image, (0x24,), epd.TurnOnDisplay)
+        epd.display_Fast = lambda image: self.frame(image, (0x24,), epd.TurnOnDisplay_Fast)
+        epd.display_Base = lambda image: self.frame(image, (0x24, 0x26), epd.TurnOnDisplay)
+        epd.display_Partial = self.partial
+        epd.send_data2 = self.send
+
+    def send(self, data: bytes | bytearray | list[int]) -> None:
+        """The vendor's `send_data`, for a run of bytes at once."""
+        hal, epd = self.hal, self.epd
+        hal.digital_write(epd.dc_pin, 1)
+        hal.digital_write(epd.cs_pin, 0)
+        hal.spi_writebyte2(data)
+        hal.digital_write(epd.cs_pin, 1)
+
+    def _rows(self) -> tuple[int, int]:
+        epd = self.epd
+        return -(-epd.width // 8), epd.height  # bytes a row (rounded up), rows
+
+    def frame(
+        self, image: bytes | bytearray, rams: tuple[int, ...], turn_on: Callable[[], None]
+    ) -> None:
+        """display, display_Fast, display_Base: each RAM command, then the frame."""
+        width, height = self._rows()
+        for ram in rams:
+            self.epd.send_command(ram)
+            self.send(image[: width * height])
+        turn_on()
+
+    def partial(
+        self, image: bytes | bytearray, x_start: int, y_start: int, x_end: int, y_end: int
+    ) -> None:
+        """display_Partial: the vendor's window arithmetic and command sequence, kept
+        as written (its operator precedence included), then the window's bytes."""
+        epd = self.epd
+        xs, xe = x_start, x_end
+        if (xs % 8 + xe % 8 == 8 & xs % 8 > xe % 8) | xs % 8 + xe % 8 == 0 | (xe - xs) % 8 == 0:
+            xs, xe = xs // 8, xe // 8
+        else:
+            xs = xs // 8
+            xe = xe // 8 if xe % 8 == 0 else xe // 8 + 1
+        width, height = self._rows()
+        xe, ye = xe - 1, y_end - 1
+        ys = y_start
+        epd.reset()
+        for command, data in (
+            (0x3C, (0x80,)),
+            (0x44, (xs & 0xFF, xe & 0xFF)),
+            (0x45, (ys & 0xFF, (ys >> 8) & 0x01, ye & 0xFF, (ye >> 8) & 0x01)),
+            (0x4E, (xs & 0xFF,)),
+            (0x4F, (ys & 0xFF, (ys >> 8) & 0x01)),
+        ):
+            epd.send_command(command)
+            for byte in data:
+                epd.send_data(byte)
+        epd.send_command(0x24)
+        first, last = max(xs, 0), min(xe, width - 1)
+        window = bytearray()
+        if first <= last:
+            for row in range(max(ys, 0), min(ye, height - 1) + 1):
+                window += image[row * width + first : row * width + last + 1]
+        if window:
+            self.send(window)
+        epd.TurnOnDisplay_Partial()
+
+
 class WavesharePanel(Panel):
     """One real panel: the vendor's EPD class for `model_name` over its own HAL.
 
     `wiring` gives its pins and SPI device; `spi` replaces the real `/dev/spidevB.D`
     (the emulator passes its recording device); `delay` waits the vendor's fixed
-    delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic;
+    delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic, and
+    `whole_buffers=False` keeps a byte-wise model's own frame loops (`ByteRuns`);
     `reset_wait` shortens the waits around a hardware reset (see `hal`).
     `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
@@ -242,6 +346,7 @@ class WavesharePanel(Panel):
         delay: Callable[[float], None] = time.sleep,
         hal_class: type[PanelHal] = PanelHal,
         reset_wait: float | None = None,
+        whole_buffers: bool = True,
     ) -> None:
         super().__init__(model_name, rotation=rotation)
         self.seat = seat
@@ -263,6 +368,8 @@ class WavesharePanel(Panel):
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)
             self.epd = self.module.EPD()
+            if whole_buffers and self.recipe.bytewise:
+                ByteRuns(self.epd, self.hal).install()
         except BaseException:
             self.hal.close()
             raise
