@@ -49,10 +49,13 @@ def noise(size: tuple[int, int], seed: int) -> Image.Image:
 
 
 def frame_costs(
-    model: str, hal_class: type[PanelHal], reset_wait: float | None = None
+    model: str, hal_class: type[PanelHal], vendor_reset: bool = False
 ) -> dict[Refresh, FrameCost]:
     """Each refresh kind once (a full first: the panel wakes), counted from the
-    recording backend and the HAL; the emulated glass must show each frame."""
+    recording backend and the HAL; the emulated glass must show each frame. The
+    stock path (`StockPathHal`) is the vendor's all the way: its frame loops and
+    its reset waits; `vendor_reset` keeps only the waits (the profile's fallback)."""
+    stock = hal_class is StockPathHal
     factory = MockFactory()
     panel, hardware = emulated_waveshare(
         model,
@@ -61,8 +64,8 @@ def frame_costs(
         pin_factory=factory,
         speed=0,
         hal_class=hal_class,
-        reset_wait=reset_wait,
-        whole_buffers=hal_class is not StockPathHal,  # the stock path: the vendor's loops
+        vendor_reset=vendor_reset or stock,
+        whole_buffers=not stock,
     )
     costs: dict[Refresh, FrameCost] = {}
     try:
@@ -142,6 +145,7 @@ def counting_panels(
                 spi=CountingSpi(factory, wiring),
                 delay=lambda seconds: None,
                 hal_class=hal_class,
+                vendor_reset=hal_class is StockPathHal,
                 whole_buffers=hal_class is not StockPathHal,
             )
         )

@@ -415,42 +415,34 @@ def why(r: dict[str, Any]) -> list[str]:
     out = []
     missed = [g for g in r["goals"] if not g["met"]]
     m27 = r["models"].get("epd2in7_V2")
-    if m27 and any("2.7" in g["goal"] for g in missed):
-        delay = m27["vendor_delays_ms"]["partial"]
+    fallbacks = {GAMES[k]: g["vendor_reset"] for k, g in by_game(m27 or {}).items()} if m27 else {}
+    fallbacks = {game: f for game, f in fallbacks.items() if f}
+    if m27 and fallbacks:
+        partial = m27["partial_refresh_ms"]
+        verdict = {2: "both goals met", 1: "one of the two goals met", 0: "both missed"}
+        games = []
+        for game, f in fallbacks.items():
+            met = [
+                f["touch_to_visible_p99_ms"] <= partial + 100,
+                f["burst_last_visible_ms"] <= 2 * partial + 100,
+            ]
+            games.append(
+                f"{game}: touch to visible {_f(f['touch_to_visible_median_ms'])} ms median "
+                f"and {_f(f['touch_to_visible_p99_ms'])} ms p99, the last touch of a burst "
+                f"{_f(f['burst_last_visible_ms'])} ms: {verdict[sum(met)]}"
+            )
+        first = next(iter(fallbacks.values()))
         out.append(
             f"- The 2.7\" V2: the vendor's `display_Partial` resets the controller before "
-            f"every partial refresh and waits {_f(delay)} ms in that reset (200 + 2 + "
-            f"200 ms), on top of the 300 ms refresh; keystand runs the vendor's file "
-            f"unmodified, so its partial costs {_f(m27['panel_busy_ms']['partial'])} ms. "
-            f'The 2.13" V4 (the same SSD1680 controller) resets in 20 + 2 + 20 ms.'
+            f"every partial refresh. keystand waits what the SSD1680's datasheet asks "
+            f"(20 ms, then BUSY low: drivers/display/timing.py), "
+            f"{_f(m27['vendor_delays_ms']['partial'])} ms in all, so a partial costs "
+            f"{_f(m27['panel_busy_ms']['partial'])} ms. The "
+            f"profile's fallback, `[panels] vendor_reset = true`, waits the vendor's "
+            f"{_f(first['reset_ms'])} ms (200 + 2 + 200) and gives a partial of "
+            f"{_f(first['partial_busy_ms'])} ms; " + "; ".join(games) + "."
         )
-        shorts = {GAMES[k]: g["short_reset"] for k, g in by_game(m27).items() if g["short_reset"]}
-        if shorts:
-            partial = m27["partial_refresh_ms"]
-            verdict = {2: "both goals met", 1: "one of the two goals met", 0: "still missed"}
-            games = []
-            for game, short in shorts.items():
-                met = [
-                    short["touch_to_visible_p99_ms"] <= partial + 100,
-                    short["burst_last_visible_ms"] <= 2 * partial + 100,
-                ]
-                games.append(
-                    f"{game}: touch to visible {_f(short['touch_to_visible_median_ms'])} ms "
-                    f"median and {_f(short['touch_to_visible_p99_ms'])} ms p99, the last touch "
-                    f"of a burst {_f(short['burst_last_visible_ms'])} ms: {verdict[sum(met)]}"
-                )
-            out.append(
-                f"  With the HAL's opt-in `reset_wait` of "
-                f"{_f(next(iter(shorts.values()))['reset_wait_ms'])} ms (then a wait for BUSY "
-                f"low before the next byte), the same games give a partial of "
-                f"{_f(next(iter(shorts.values()))['partial_busy_ms'])} ms; "
-                + "; ".join(games)
-                + '. It stays opt-in until it is checked on a real 2.7" panel (the hardware '
-                "issue)."
-            )
     for g in missed:
-        if "2.7" in g["goal"] and m27:
-            continue
         out.append(f"- Missed: {g['goal']}: {g['figure']}.")
     if not missed:
         out.append("- Every goal is met.")

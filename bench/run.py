@@ -47,7 +47,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # The Zero 2 W has the same Cortex-A53 cores at 1.0 GHz instead of 1.4 GHz.
 PI3BPLUS_EVENTS = 687.45
 ZERO2W_EVENTS = PI3BPLUS_EVENTS * 1.0 / 1.4
-SHORT_RESET = 0.02  # seconds: the 2.13" V4's reset waits, on the same SSD1680
 
 
 def zero2w_touch(models: dict[str, Any], slower: float | None) -> dict[str, float] | None:
@@ -95,7 +94,7 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
     ours_median, naive_median = duet.total_median, latency.median(naive_idle)
     timing = TIMINGS[model]
     return {
-        "short_reset": duet.figures.pop("short_reset"),
+        "vendor_reset": duet.figures.pop("vendor_reset"),
         "partial_refresh_ms": ms(timing.partial),
         "timing_model_ms": {k.value: ms(timing.seconds(k)) for k in Refresh},
         "timing_model_estimated": sorted(kind for m, kind in ESTIMATED if m == model),
@@ -165,7 +164,7 @@ def game_figures(
     counts = {k: sum(t.counts()[k] for t in seats) // len(seats) for k in seats[0].counts()}
     runs = [_partial_runs(t) for t in seats]
     figures = {
-        "short_reset": _short_reset(model, played, burst_played, max_partials, costs),
+        "vendor_reset": _vendor_reset(model, played, burst_played, max_partials, costs),
         "touches": len(ours.total),
         "touch_to_visible_median_ms": ms(latency.median(ours.total)),
         "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),
@@ -194,22 +193,24 @@ def game_figures(
     return GameFigures(figures, latency.median(ours.total))
 
 
-def _short_reset(
+def _vendor_reset(
     model: str,
     played: latency.Played,
     burst_played: latency.Played,
     max_partials: int,
     costs: dict[Refresh, panels.FrameCost],
 ) -> dict[str, float] | None:
-    """Where the vendor's reset waits are long (the 2.7" V2's partial), the same
-    games with the HAL's opt-in `reset_wait` (the 2.13" V4's 20 ms)."""
-    if costs[Refresh.PARTIAL].delays <= SHORT_RESET:
+    """Where the vendor's reset waits are longer than the datasheet's (the 2.7"
+    V2's partial resets each time), the same games with `[panels] vendor_reset =
+    true`, the fallback for a panel that misbehaves: what it costs."""
+    vendor = panels.frame_costs(model, PanelHal, vendor_reset=True)
+    if vendor[Refresh.PARTIAL].delays <= costs[Refresh.PARTIAL].delays:
         return None
-    busy = panels.seconds(model, panels.frame_costs(model, PanelHal, reset_wait=SHORT_RESET))
+    busy = panels.seconds(model, vendor)
     ours = latency.ours(played, busy, max_partials)
     burst = latency.ours(burst_played, busy, max_partials)
     return {
-        "reset_wait_ms": ms(SHORT_RESET),
+        "reset_ms": ms(vendor[Refresh.PARTIAL].delays),
         "partial_busy_ms": ms(busy[Refresh.PARTIAL]),
         "touch_to_visible_median_ms": ms(latency.median(ours.total)),
         "touch_to_visible_p99_ms": ms(latency.p99(ours.total)),

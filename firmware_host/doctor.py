@@ -5,7 +5,8 @@ One line per check, each saying what it found or what to do about it:
 the profile (with its pin plan), the vendor's panel package, on a Pi the Python
 modules of `keystand[pi]`, the group memberships, the GPIO chip, the SPI devices
 the panels use, the I2C bus and each MPR121 on it, the serial grid's port, and
-each panel (initialised, BUSY answering; a blank refresh only with --refresh).
+each panel (initialised, BUSY answering; with --refresh a full and a partial
+refresh, each timed against its model's figure).
 Exit 0 only when every check passes. Off a Pi it says so and checks the profile
 and the package; a build that needs no hardware (simulated panels, no wired
 input) passes there.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -115,6 +117,8 @@ def _make_panel(seat: str, panel: profiles.Panel) -> PanelDriver:
             seat=seat,
             wiring=wiring(panel),
             busy_timeout=panel.busy_timeout or None,
+            reset_wait=panel.reset_wait or None,
+            vendor_reset=panel.vendor_reset,
         )
 
 
@@ -143,6 +147,7 @@ class Machine:
     has_module: Callable[[str], bool] = _has_module
     vendor_file: Callable[[str], object] = _vendor_file
     make_panel: Callable[[str, profiles.Panel], PanelDriver] = _make_panel
+    clock: Callable[[], float] = time.monotonic  # times --refresh's two refreshes
     models: tuple[str, ...] = profiles.PANEL_MODELS
     on_pi: bool = True  # False once model() said no: a missing device is then no surprise
 
@@ -183,7 +188,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--refresh",
         action="store_true",
-        help="also draw a blank picture on each panel (a full refresh: what it shows is lost)",
+        help="also time a full and a partial refresh of each panel against its model's "
+        "figure (what it shows is lost)",
     )
 
 
@@ -428,7 +434,7 @@ def _serial(machine: Machine, port: str) -> Check:
 
 
 def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:
-    from keystand.drivers.display import PanelError, Refresh
+    from keystand.drivers.display import PanelError
 
     name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
     try:
@@ -440,11 +446,7 @@ def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) ->
     try:
         answered = getattr(driver, "probe", lambda: False)()
         if refresh:
-            from PIL import Image
-
-            driver.display(Image.new("1", driver.size, 1), Refresh.FULL)
-            driver.sleep()
-            return Check(name, True, "initialised; a blank full refresh done, BUSY answered")
+            return _timed_refreshes(machine, name, driver, panel.model)
         if answered:
             return Check(name, True, "initialised; BUSY answered")
         return Check(
@@ -453,9 +455,44 @@ def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) ->
             "initialised (this model's init gives BUSY nothing to answer: --refresh proves it)",
         )
     except PanelError as e:
-        return Check(name, False, str(e))
+        return Check(name, False, f"{e}; {FALLBACK}" if refresh else str(e))
     finally:
         driver.close()
+
+
+SLOW = 2.0  # a refresh this many times its model's figure (and a second more) is wrong
+FALLBACK = (
+    "if a panel stays blank, stalls or runs slow with keystand's short reset, set "
+    'vendor_reset = true under [panels] (README "Panels")'
+)
+
+
+def _timed_refreshes(machine: Machine, name: str, driver: PanelDriver, model: str) -> Check:
+    """A blank full refresh, then a partial (a black bar across the top), each
+    timed against the model's figure (`TIMINGS`, the vendor's waits included): the
+    first real build's check of the reset timing keystand uses."""
+    from PIL import Image, ImageDraw
+
+    from keystand.drivers.display import Refresh
+    from keystand.drivers.display.timing import TIMINGS
+
+    picture = Image.new("1", driver.size, 1)
+    took = {}
+    for kind in (Refresh.FULL, Refresh.PARTIAL):
+        start = machine.clock()
+        driver.display(picture, kind)
+        took[kind] = machine.clock() - start
+        ImageDraw.Draw(picture).rectangle((0, 0, driver.size[0], driver.size[1] // 8), fill=0)
+    driver.sleep()
+    timing = TIMINGS[model]
+    said = [
+        f"{kind.value} refresh {took[kind]:.2f} s (its figure {timing.seconds(kind):.1f} s)"
+        for kind in took
+    ]
+    slow = [k for k, t in took.items() if t > SLOW * timing.seconds(k) + 1.0]
+    if slow:
+        return Check(name, False, f"{'; '.join(said)}: too slow; {FALLBACK}")
+    return Check(name, True, f"initialised; {'; '.join(said)}; BUSY answered")
 
 
 __all__ = ["Check", "Machine", "add_parser", "diagnose", "report", "run"]

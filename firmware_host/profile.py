@@ -79,13 +79,15 @@ class Panel:
     busy: int = setting(24, between=(0, 27), doc="busy line")
     pwr: int = setting(18, between=(-1, 27), doc="panel power switch; -1: none")
     busy_timeout: float = setting(0.0, between=(0, 300), unit="seconds", doc="0: the default")
-    # The vendor code waits 200 ms twice around each hardware reset, and the
+    # The vendor code waits up to 200 ms twice around each hardware reset, and the
     # 2.7" V2 resets before every partial refresh: 0.4 s of each touch's 0.7 s.
-    # A shorter wait (then BUSY low before the next byte) meets the latency
-    # goal in the benchmark; untried on a real panel, so off unless set.
+    # keystand waits what the controller's datasheet asks (20 ms), then for BUSY
+    # (drivers/display/timing.py RESET_WAIT); `vendor_reset` is the fallback for a
+    # panel that misbehaves with it (`keystand doctor --refresh` times both kinds).
     reset_wait: float = setting(
-        0.0, between=(0, 1), unit="seconds", doc="0: the vendor's waits; else this, then BUSY"
+        0.0, between=(0, 1), unit="seconds", doc="0: the datasheet's (20 ms); else this, then BUSY"
     )
+    vendor_reset: bool = setting(False, doc="the vendor's own waits around each reset instead")
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,7 @@ def _panels(
                 },
                 "busy_timeout": cfg.busy_timeout or None,
                 "reset_wait": cfg.reset_wait or None,
+                "vendor_reset": cfg.vendor_reset,
             }
         if emulation is None:
             panels[Seat(seat)] = factory.make_panel(
@@ -177,6 +178,7 @@ def _panels(
             record=False,
             wiring=options["wiring"],
             reset_wait=options["reset_wait"],
+            vendor_reset=options["vendor_reset"],
         )
         panel.on_frame = FrameFiles(emulation.folder, seat)
         emulation.hardware[seat] = hardware

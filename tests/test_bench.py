@@ -70,7 +70,7 @@ GAME_KEYS = {
     "partials_past_the_budget",
     "ceiling",
     "render",
-    "short_reset",
+    "vendor_reset",
 }
 # Our HAL's writes for a full frame (tests/test_waveshare.py checks them byte by
 # byte) and the stock epdconfig's for the same vendor calls.

@@ -277,12 +277,43 @@ def test_an_unplugged_panel_fails_its_line(bench: Bench) -> None:
     assert find(checks, "panel B").ok
 
 
-def test_refresh_draws_a_blank_picture(bench: Bench) -> None:
-    code, checks = lines("minimal", bench.machine(), refresh=True)
+def ticks(*seconds: float) -> Any:
+    """A clock that says these times in turn (start and end of each refresh)."""
+    said = iter(seconds)
+    return lambda: next(said)
+
+
+def test_refresh_times_a_full_and_a_partial_refresh(bench: Bench) -> None:
+    """Each panel draws a blank full refresh, then a partial (a bar across the top),
+    each timed against its model's figure (the 2.7" V2: 6 s full, 0.3 s partial)."""
+    clock = ticks(0.0, 2.1, 2.1, 2.46, 10.0, 12.0, 12.0, 12.4)
+    code, checks = lines("minimal", bench.machine(clock=clock), refresh=True)
     assert code == 0, "\n".join(map(str, checks))
-    assert "blank full refresh done" in find(checks, "panel A").detail
+    detail = find(checks, "panel A").detail
+    assert "full refresh 2.10 s (its figure 6.0 s)" in detail
+    assert "partial refresh 0.36 s (its figure 0.3 s)" in detail
     for seat in "AB":
-        assert bench.hardware[seat].shown.convert("L").getextrema() == (255, 255)
+        shown = bench.hardware[seat].shown.convert("L")
+        assert shown.getextrema() == (0, 255)  # the bar, drawn by the partial
+        assert shown.getpixel((shown.width // 2, shown.height // 2)) == 255
+
+
+def test_a_refresh_far_past_its_figure_fails_and_names_the_fallback(bench: Bench) -> None:
+    clock = ticks(0.0, 2.0, 2.0, 4.5, 10.0, 12.0, 12.0, 12.3)
+    code, checks = lines("minimal", bench.machine(clock=clock), refresh=True)
+    assert code == 1
+    slow = find(checks, "panel A")
+    assert not slow.ok and "partial refresh 2.50 s (its figure 0.3 s): too slow" in slow.detail
+    assert "vendor_reset = true under [panels]" in slow.detail
+    assert find(checks, "panel B").ok
+
+
+def test_a_panel_that_never_finishes_a_refresh_names_the_fallback(bench: Bench) -> None:
+    bench.faults["A"] = "busy-stuck"
+    code, checks = lines("minimal", bench.machine(clock=ticks(*range(8))), refresh=True)
+    assert code == 1
+    stuck = find(checks, "panel A")
+    assert "stayed high" in stuck.detail and "vendor_reset = true" in stuck.detail
 
 
 def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_path: Path) -> None:

@@ -130,22 +130,30 @@ def test_emulate_mistakes_are_one_line(
 
 
 def test_the_profiles_reset_wait_reaches_each_panels_hal(tmp_path: Path) -> None:
-    """`[panels] reset_wait` (off by default) is handed to the real driver's HAL,
-    and a game played with it still ends where `play` says, every frame decoded."""
+    """The datasheet's reset wait by default (20 ms, then BUSY), `[panels] reset_wait`
+    another, `vendor_reset = true` the vendor's own waits (None in the HAL); a game
+    played with the fallback still ends where `play` says, every frame decoded."""
+    from keystand.drivers.display.timing import RESET_WAIT
     from keystand.profile import load
     from keystand.rules import Seat
     from keystand.run import Emulation, _panels
 
-    path = tmp_path / "fast-reset.toml"
-    path.write_text(PROFILE.replace("[panels]\n", "[panels]\nreset_wait = 0.02\n", 1))
-    (tmp_path / "probe").mkdir()
-    emulation = Emulation(tmp_path / "probe", {})
-    panels = _panels(load(str(path)), 0, emulation, tmp_path)
-    try:
-        waits = {seat: panel.hal.reset_wait for seat, panel in panels.items()}
-        assert waits == {Seat.A: 0.02, Seat.B: 0.02}
-    finally:
-        emulation.close()
+    def waits(extra: str, name: str) -> dict[Seat, float | None]:
+        path = tmp_path / f"{name}.toml"
+        path.write_text(PROFILE.replace("[panels]\n", f"[panels]\n{extra}", 1))
+        (tmp_path / name).mkdir()
+        emulation = Emulation(tmp_path / name, {})
+        panels = _panels(load(str(path)), 0, emulation, tmp_path)
+        try:
+            return {seat: panel.hal.reset_wait for seat, panel in panels.items()}
+        finally:
+            emulation.close()
+
+    assert RESET_WAIT["epd2in7_V2"] == 0.02
+    assert waits("", "default") == {Seat.A: 0.02, Seat.B: 0.02}
+    assert waits("reset_wait = 0.05\n", "longer") == {Seat.A: 0.05, Seat.B: 0.05}
+    assert waits("vendor_reset = true\n", "vendor") == {Seat.A: None, Seat.B: None}
+    path = tmp_path / "vendor.toml"
     done = emulate(tmp_path, path)
     assert done.returncode == 0, done.stderr
     for seat in "AB":

@@ -537,6 +537,7 @@ def emulated_waveshare(
     record: bool = True,
     hal_class: type[PanelHal] = PanelHal,
     reset_wait: float | None = None,
+    vendor_reset: bool = False,
     whole_buffers: bool = True,
 ) -> tuple[WavesharePanel, EmulatedPanel]:
     """A real `WavesharePanel` (vendor code, HAL) over an emulated panel."""
@@ -563,6 +564,7 @@ def emulated_waveshare(
             delay=ScaledSleep(speed),
             hal_class=hal_class,
             reset_wait=reset_wait,
+            vendor_reset=vendor_reset,
             whole_buffers=whole_buffers,
         )
     except BaseException:

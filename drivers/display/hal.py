@@ -13,10 +13,10 @@ What it adds to the vendor's behaviour:
 - a BUSY wait that ends: `PanelBusyStuck` after `busy_timeout` seconds;
 - a refresh command (0x20, master activation) that BUSY never answers means no
   controller is listening: `PanelUnplugged`;
-- opt-in (`reset_wait`): shorter waits around a hardware reset, then a wait for
-  BUSY low before the next byte. The 2.7" V2's partial refresh resets the
-  controller each time and waits 402 ms doing so; the 2.13" V4, on the same
-  SSD1680 controller, waits 42 ms. Not the default until checked on a panel.
+- `reset_wait`: shorter waits around a hardware reset, then a wait for BUSY low
+  before the next byte, as the controllers' datasheets ask (`timing.RESET_WAIT`,
+  the panels' default). The 2.7" V2's partial refresh resets the controller each
+  time and the vendor waits 402 ms doing so; None keeps the vendor's waits.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from PIL import Image
 
 from .base import Panel, PanelError, Refresh
 from .hal import PanelHal, SpidevBus, SpiDevice, Wiring
-from .timing import TIMINGS
+from .timing import RESET_WAIT, TIMINGS
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -328,7 +328,9 @@ class WavesharePanel(Panel):
     (the emulator passes its recording device); `delay` waits the vendor's fixed
     delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic, and
     `whole_buffers=False` keeps a byte-wise model's own frame loops (`ByteRuns`);
-    `reset_wait` shortens the waits around a hardware reset (see `hal`).
+    `reset_wait` is the wait around a hardware reset before BUSY takes over (the
+    model's datasheet figure, `timing.RESET_WAIT`, unless given), `vendor_reset`
+    the vendor's own fixed waits instead (see `hal`).
     `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
 
@@ -346,6 +348,7 @@ class WavesharePanel(Panel):
         delay: Callable[[float], None] = time.sleep,
         hal_class: type[PanelHal] = PanelHal,
         reset_wait: float | None = None,
+        vendor_reset: bool = False,
         whole_buffers: bool = True,
     ) -> None:
         super().__init__(model_name, rotation=rotation)
@@ -363,7 +366,7 @@ class WavesharePanel(Panel):
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=delay,
-            reset_wait=reset_wait,
+            reset_wait=None if vendor_reset else reset_wait or RESET_WAIT[self.model.name],
         )
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)
