@@ -289,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     firsts = [startup.first_frame_ms() for _ in range(1 if args.tiny else 5)]
     results["first_frame_ms"] = round(latency.median(firsts), 1)
     results["first_frame_runs_ms"] = [round(f, 1) for f in firsts]
+    results["cold_start"] = startup.cold_starts(results["first_frame_ms"], 3 if args.tiny else 9)
     results["peak_rss_mb"] = round(startup.peak_rss_mb(), 1)
     results["import_ms"] = startup.import_ms()
     events = startup.sysbench_events(1 if args.tiny else 10)

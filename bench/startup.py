@@ -115,3 +115,72 @@ def sysbench_events(seconds: int = 10) -> float | None:
     )
     found = re.search(r"events per second:\s*([0-9.]+)", done.stdout)
     return float(found.group(1)) if found else None
+
+
+# Cold start against its floor (issue 23): each command's wall time from exec to
+# exit (`run`: to its first frame), beside a Python process doing only the same
+# work through the library. The ratio is the command line's own overhead: the
+# imports the job does not need, argparse, the stand around it. Ratios travel
+# between machines; milliseconds do not.
+CODE = "YAKM-S9ED-D1RD"  # the goldens' card
+WORK = {
+    # `keystand run`'s essential work: Pillow, one frame of the panel's size (the
+    # desktop profile's 2.7", 264 x 176) drawn to a 1-bit image.
+    "run": (
+        "from PIL import Image, ImageDraw\n"
+        "im = Image.new('1', (264, 176), 1)\n"
+        "d = ImageDraw.Draw(im)\n"
+        "d.rectangle((2, 2, 150, 150), outline=0)\n"
+        "d.text((160, 10), 'You guess', fill=0)\n"
+        "im.tobytes()\n"
+    ),
+    "card new": (
+        "from keystand import games\n"
+        "card = games.get('duet').generate(7)\n"
+        "print(card.text)\n"
+        "print('code', card.code)\n"
+    ),
+    "play": (
+        "import json\n"
+        "from keystand import games\n"
+        "game = games.get('duet')\n"
+        f"state = game.start(game.card_from_code({CODE!r}), games.Options())\n"
+        f"for step in game.script(open({str(GAME)!r}, 'rb').read()):\n"
+        "    state, _ = state.apply(step.event)\n"
+        "print(json.dumps(game.summary(state, [])))\n"
+    ),
+}
+COMMANDS = {
+    "card new": ["card", "new", "--seed", "7"],
+    "play": ["play", "--card-code", CODE, "--script", str(GAME), "--json"],
+}
+# What `card new` and `play` must not load (tests/test_cold_start.py checks it).
+HEAVY = ("PIL", "gpiozero", "lgpio", "spidev", "smbus2", "serial", "keystand.layouts")
+
+
+def _wall_ms(args: list[str], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append((time.perf_counter() - started) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def cold_starts(first_frame: float, runs: int = 7) -> dict[str, dict[str, float]]:
+    """Each command's time, its floor's and the ratio (`run`: the median first
+    frame against Pillow's floor), and bare `python -c pass`'s beside them."""
+    keystand = str(Path(sys.executable).with_name("keystand"))
+    bare = _wall_ms([sys.executable, "-c", "pass"], runs)
+    out: dict[str, dict[str, float]] = {}
+    for name, work in WORK.items():
+        floor = _wall_ms([sys.executable, "-c", work], runs)
+        took = first_frame if name == "run" else _wall_ms([keystand, *COMMANDS[name]], runs)
+        took, floor = round(took, 1), round(floor, 1)
+        out[name] = {
+            "ms": took,
+            "floor_ms": floor,
+            "python_ms": round(bare, 1),
+            "ratio": round(took / floor, 2),
+        }
+    return out

@@ -9,13 +9,15 @@ one line on stderr and no traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
+import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import doctor, games, profilecheck, render, run
+from . import games
 from .cliutil import (
     EXIT_USAGE,
     GAME_HELP,
@@ -28,7 +30,6 @@ from .cliutil import (
     path_arg,
     read_bytes,
 )
-from .drivers import gpio
 from .rules import KeystandError, Mission, Seat
 
 
@@ -59,7 +60,19 @@ def _limit(text: str) -> int:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+# The subcommands defined in modules of their own, by command: only the one asked
+# for is imported (`keystand card new` and `play` load no Pillow, no drivers).
+MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor": "doctor"}
+COMMANDS = ("card", "play", *MODULES, "state", "history")
+
+
+def _module(command: str) -> types.ModuleType:
+    return importlib.import_module(f".{MODULES[command]}", __package__)
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; for a `command` named right, only that command's own module is
+    imported (else every one: --help, a typo's suggestion)."""
     p = Parser(
         prog="keystand",
         description="keystand: a referee and per-seat key-card screens for Codenames Duet "
@@ -99,10 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
     _add_game(play)
 
-    run.add_parser(sub)
-    render.add_parser(sub)
-    profilecheck.add_parser(sub)
-    doctor.add_parser(sub)
+    for name in MODULES:
+        if command in (None, name):
+            _module(name).add_parser(sub)
     state = sub.add_parser(
         "state", help="the current game of a state dir, as `keystand play --json` prints it"
     )
@@ -260,8 +272,10 @@ def main(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = given[0] if given and given[0] in COMMANDS else None
     try:
-        args = _parser().parse_args(argv)
+        args = _parser(command).parse_args(given)
     except UsageError as e:
         print(f"keystand: {e}", file=err)
         return EXIT_USAGE
@@ -269,16 +283,14 @@ def main(
         return e.code if isinstance(e.code, int) else 0
     try:
         if args.command in ("run", "doctor"):  # the commands that may load lgpio
+            from .drivers import gpio
+
             with gpio.lgpio_session():
-                return (
-                    run.run(args, out, err) if args.command == "run" else doctor.run(args, out, err)
-                )
+                return int(_module(args.command).run(args, out, err))
         if args.command == "play":
             return _play(args, out, sys.stdin)
-        if args.command == "render":
-            return render.run(args, out, err)
-        if args.command == "profile":
-            return profilecheck.run(args, out, err)
+        if args.command in MODULES:
+            return int(_module(args.command).run(args, out, err))
         if args.command == "state":
             return _state(args, out)
         if args.command == "history":

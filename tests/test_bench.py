@@ -141,9 +141,12 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
             assert f"| {model} |" in markdown.split("Zero 2 W (estimate)")[1]
     else:
         assert cpu["sysbench_events_per_s"] is None and "sudo make bench" in markdown
-    # Per model: Duet's six goals (two of them the model's, whatever the game) and
-    # classic's four; then the first frame and the memory.
-    assert len(results["goals"]) == 4 * (6 + 4) + 2
+    # Per model: Duet's seven goals (three of them the model's, whatever the game)
+    # and classic's four; then three cold starts against their floors and the memory.
+    assert len(results["goals"]) == 4 * (7 + 4) + 4
+    for command in ("run", "card new", "play"):
+        c = results["cold_start"][command]
+        assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0
     assert sum(", classic:" in g["goal"] for g in results["goals"]) == 4 * 4
     assert results["classic_games"] == results["classic_burst_games"] == 1
     for goal in results["goals"]:

@@ -29,11 +29,7 @@ import importlib
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
-
-from keystand.drivers.inputs import InputEvent, parse_line
-from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
 from ..rules import Grid, KeystandError, Mission, Seat
 from ..rules.core import BaseRejection
@@ -41,6 +37,9 @@ from ..rules.mission import STANDARD
 from ..script import ScriptError
 
 if TYPE_CHECKING:  # the screens' types; the layouts (Pillow) load when a screen is drawn
+    from importlib.metadata import EntryPoint
+
+    from keystand.drivers.inputs import InputEvent
     from keystand.layouts import AnyView
 
 # The games keystand ships: each name's module holds its `GAME`.
@@ -266,6 +265,8 @@ def _plugins() -> dict[str, EntryPoint]:
 
 @functools.lru_cache(maxsize=4)
 def _installed(path: tuple[str, ...]) -> dict[str, EntryPoint]:
+    from importlib.metadata import entry_points  # 15 ms: only for a name not shipped
+
     return {p.name.strip().lower(): p for p in entry_points(group=PLUGINS)}
 
 
@@ -310,6 +311,8 @@ def input_lines(
     not know: the stand's lines (press, wait, touch on the game's `grid`, undo)
     as every script has them, any other line as the game's event, played as it
     is. The first malformed line raises ScriptError naming it."""
+    from keystand.drivers.inputs import parse_line
+
     steps: list[tuple[int, InputEvent | float | Played[EventT]]] = []
     for number, body in script_bodies(data, source=source):
         try:
@@ -325,6 +328,8 @@ def input_lines(
 def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
     """(line number, text) of each line of script text that is not blank or a
     comment, by the one rule every reader of script text follows."""
+    from keystand.drivers.inputs.script import ScriptLineError, script_lines
+
     try:
         lines = script_lines(data, source=source)
     except ScriptLineError as e:
