@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from . import classic, end, menu, neutral, play
+from . import end, menu, neutral, play
 from .classic_view import (
     ClassicLast,
     ClassicLastKind,
@@ -97,6 +97,8 @@ __all__ = [
 def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
     over all screens: what the tests measure every string against."""
+    from . import classic
+
     slots: dict[str, list[TextBox]] = {}
     screens = (
         play.layout(spec),
@@ -123,6 +125,8 @@ def render_with_boxes(
     if lang not in languages():
         raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
     if isinstance(view, SpymastersView | OperativesView):
+        from . import classic  # loaded with the first classic screen, not with Duet's
+
         return classic.render_with_boxes(view, spec, lang)
     image = Image.new("1", spec.size, WHITE)
     if isinstance(view, NeutralView):

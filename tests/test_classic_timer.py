@@ -16,6 +16,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.classic import views as classic_views
+from keystand.layouts import classic as classic_screen
 from keystand.layouts.classic_view import ClassicLastKind
 from keystand.rules import EventError, Seat
 from keystand.rules.classic import Classic, Phase, RejectReason, Result
@@ -135,7 +136,7 @@ def test_no_timeout_while_an_invalid_clues_cover_is_awaited(tmp_path: Path) -> N
     stand.tick(70.0)
     assert stand.timer_left == 0 and stand.state.turn is Team.BLUE  # "Time is up"
     view = classic_views.operatives(stand.state, Context(penalty_pending=True, timer=0))
-    assert layouts.classic.message_key(view.public) == ("classic_note", "time_up")
+    assert classic_screen.message_key(view.public) == ("classic_note", "time_up")
     stand.handle(Touch(1, 0), 71.0)  # red covers its word: the turn ends by the penalty
     assert stand.state.turn is Team.RED and "timeout" not in " ".join(journal_events(tmp_path))
     assert stand.timer_left == 60

@@ -271,11 +271,13 @@ def _installed(path: tuple[str, ...]) -> dict[str, EntryPoint]:
 
 
 def of_state(state: object) -> AnyGame:
-    """The game `state` is a moment of."""
-    for name in (*SHIPPED, *_plugins()):
-        game = get(name)
-        if game.owns(state):
-            return game
+    """The game `state` is a moment of (the installed games are read only for a
+    state no shipped game owns)."""
+    for names in (lambda: SHIPPED, _plugins):
+        for name in names():
+            game = get(name)
+            if game.owns(state):
+                return game
     raise GameError(f"not a game state: {type(state).__name__}")
 
 
