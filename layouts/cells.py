@@ -18,9 +18,10 @@ the grid turns (geometry.py), never its picture.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from .geometry import Box, toward
 from .text import BLACK, WHITE
@@ -40,10 +41,20 @@ class CellLook:
 
 
 def _screen(draw: ImageDraw.ImageDraw, box: Box) -> None:
-    """A light dot screen: one pixel in four, on the panel's own pixel grid."""
+    """A light dot screen: one pixel in four, on the panel's own pixel grid (even
+    columns of even rows), drawn through a mask made once per cell size."""
     x0, y0, x1, y1 = box
-    for y in range(y0 + (y0 % 2), y1, 2):
-        draw.point([(x, y) for x in range(x0 + (x0 % 2), x1, 2)], fill=BLACK)
+    draw.bitmap((x0, y0), _dots(x1 - x0, y1 - y0, x0 % 2, y0 % 2), fill=BLACK)
+
+
+@functools.cache
+def _dots(w: int, h: int, odd_x: int, odd_y: int) -> Image.Image:
+    """The dot screen's mask for a box `w` x `h` whose corner is at an odd column
+    (`odd_x`) or row (`odd_y`) of the panel: a dot where both are even."""
+    row = bytes(255 if (x + odd_x) % 2 == 0 else 0 for x in range(w))
+    blank = bytes(w)
+    rows = (row if (y + odd_y) % 2 == 0 else blank for y in range(h))
+    return Image.frombytes("L", (w, h), b"".join(rows)).convert("1")
 
 
 def draw_cell(draw: ImageDraw.ImageDraw, box: Box, look: CellLook) -> None:
