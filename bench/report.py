@@ -476,6 +476,17 @@ def why(r: dict[str, Any]) -> list[str]:
         )
     for g in missed:
         out.append(f"- Missed: {g['goal']}: {g['figure']}.")
+        if g["goal"].startswith("cold start: `keystand run`"):
+            i = r["import_ms"]
+            out.append(
+                f"  Importing is most of it: `python -X importtime` of what `keystand run` "
+                f"loads takes {_f(i['all'])} ms for the whole process (keystand.service "
+                f"{_f(i['keystand.service'])} ms, keystand.screens {_f(i['keystand.screens'])} "
+                f"ms, keystand.cli {_f(i['keystand.cli'])} ms, cumulative and overlapping), "
+                "against the floor's Pillow alone: the rules, both games' views, the "
+                "layouts, the journal, the service and the drivers are pure Python modules "
+                "loaded before the first frame. `card new` and `play` load only their own."
+            )
     if not missed:
         out.append("- Every goal is met.")
     for game, label in GAMES.items():
