@@ -480,9 +480,9 @@ def why(r: dict[str, Any]) -> list[str]:
             i = r["import_ms"]
             out.append(
                 f"  Importing is most of it: `python -X importtime` of what `keystand run` "
-                f"loads takes {_f(i['all'])} ms for the whole process (keystand.service "
-                f"{_f(i['keystand.service'])} ms, keystand.screens {_f(i['keystand.screens'])} "
-                f"ms, keystand.cli {_f(i['keystand.cli'])} ms, cumulative and overlapping), "
+                f"loads takes {i['all']:.0f} ms for the whole process (keystand.service "
+                f"{i['keystand.service']:.0f} ms, keystand.screens {i['keystand.screens']:.0f} "
+                f"ms, keystand.cli {i['keystand.cli']:.0f} ms, cumulative and overlapping), "
                 "against the floor's Pillow alone: the rules, both games' views, the "
                 "layouts, the journal, the service and the drivers are pure Python modules "
                 "loaded before the first frame. `card new` and `play` load only their own."
