@@ -2,7 +2,8 @@
 consistently oriented solid that fits a 220 x 220 x 250 mm bed; the panels and
 what hangs on them fit their pockets; each seat sees its whole active area and
 none of the other seat's; keys and connectors meet openings; walls are at least
-1.6 mm; and a table entry changed so that a panel no longer fits fails.
+1.6 mm; a module slides down its channel from the open top; and a table entry
+changed so that a panel no longer fits fails.
 
 Each build is rendered once for the module (about 1-2 s a render with Debian's
 openscad 2021.01); the checks then work on the meshes (trimesh) and on the
@@ -255,3 +256,24 @@ def test_a_panel_entry_that_no_longer_fits_fails_the_fit_check(tmp_path, build, 
     (tmp_path / "panels.scad").write_text(table)
     done = render.render(tmp_path / f"{build}.scad", tmp_path / "fit.stl", "fit")
     assert done.empty
+
+
+CHANNELS = [
+    b for b in render.BUILDS if '["retainer", "channel"]' in (ENCLOSURE / f"{b}.scad").read_text()
+]
+
+
+@pytest.mark.parametrize("build", CHANNELS)
+def test_each_module_slides_down_its_channel_from_the_open_top(tmp_path, build):
+    """What a module sweeps on its way in (its board, glass, flex cable and
+    connector, from above the body down to its place) touches nothing of the body;
+    with the top closed it would."""
+    done = render.render(ENCLOSURE / f"{build}.scad", tmp_path / "way_in.stl", "way_in")
+    assert done.empty, f"{build}: a module meets the body on its way in\n{done.log}"
+    for name in ("body.scad", "panels.scad", f"{build}.scad"):
+        shutil.copy(ENCLOSURE / name, tmp_path / name)
+    source = (tmp_path / f"{build}.scad").read_text()
+    assert source.count('["lid", true]') == 1
+    (tmp_path / f"{build}.scad").write_text(source.replace('["lid", true]', '["lid", false]'))
+    closed = render.render(tmp_path / f"{build}.scad", tmp_path / "closed.stl", "way_in")
+    assert closed.ok and not closed.empty, f"{build}: a closed top should stop the module"

@@ -21,7 +21,8 @@
 // the seat (w = 0 is the face's outer surface).
 //
 // `part` chooses what is drawn: "body", "lid" (as printed), "assembled" (the
-// body with its lid on), "contents" (the
+// body with its lid on), "way_in" (what a module touches sliding in from the
+// top: empty when it slides in freely), "contents" (the
 // panels and what hangs on them, modelled as boxes), "fit" (what the assembled
 // body and the contents share, plus what the two seats' contents share: empty
 // when everything fits), "preview" (the assembled stand with its contents).
@@ -83,26 +84,40 @@ module wedge(b, z0, z1, g) {
 
 // ---- what the stand holds -------------------------------------------------
 
-module panel_contents(b, seat) {
+// The board and what is fixed to it, in board coordinates; `reach` stretches
+// each part up the face by that much: the room it sweeps sliding in from the
+// top (every part is a box square to the board, so its sweep is a longer box).
+module board_parts(b, seat, reach = 0) {
     p = bget(b, "panel");
     g = pget(p, "glass");
     ga = pget(p, "glass_at");
     pcb = pget(p, "pcb");
     bk = pget(p, "back");
     f = pget(p, "fpc");
+    box([ga[0], ga[1], 0], [ga[0] + g[0], ga[1] + g[1] + reach, g[2]]);
+    box([0, 0, -pcb], [ow(b), oh(b) + reach, 0]);
+    box([bk[0], bk[0], -pcb - bk[1]], [ow(b) - bk[0], oh(b) - bk[0] + reach, -pcb]);
+    box([f[0] - f[1] / 2, -f[2], -pcb], [f[0] + f[1] / 2, reach, g[2]]);
+    k = pget(p, "keys");
+    if (len(k) > 0) for (c = k[0])
+        box([c[0] - k[1][0] / 2, c[1] - k[1][0] / 2, 0], [c[0] + k[1][0] / 2, c[1] + k[1][0] / 2 + reach, k[1][1]]);
+    cn = pget(p, "connector");
+    if (len(cn) > 0) box([cn[0], cn[1], -pcb - cn[4]], [cn[0] + cn[2], cn[1] + cn[3] + reach, -pcb]);
+    hd = pget(p, "header");
+    if (len(hd) > 0 && !(seat == 0 && bget(b, "pi_stack")))
+        box([hd[0], hd[1], -pcb - hd[4]], [hd[2], hd[3] + reach, -pcb]);
+}
+
+// A module's way in (`retainer` "channel"): down its channel from the open top,
+// so everything it sweeps on the way must miss the body (the lid goes on last).
+module way_in(b, seat) {
+    reach = body_h(b) / cos(bget(b, "tilt")) + oh(b);
+    on_board(b, seat) board_parts(b, seat, reach);
+}
+
+module panel_contents(b, seat) {
     on_board(b, seat) {
-        translate([ga[0], ga[1], 0]) cube([g[0], g[1], g[2]]);
-        box([0, 0, -pcb], [ow(b), oh(b), 0]);
-        box([bk[0], bk[0], -pcb - bk[1]], [ow(b) - bk[0], oh(b) - bk[0], -pcb]);
-        box([f[0] - f[1] / 2, -f[2], -pcb], [f[0] + f[1] / 2, 0, g[2]]);
-        k = pget(p, "keys");
-        if (len(k) > 0) for (c = k[0])
-            box([c[0] - k[1][0] / 2, c[1] - k[1][0] / 2, 0], [c[0] + k[1][0] / 2, c[1] + k[1][0] / 2, k[1][1]]);
-        cn = pget(p, "connector");
-        if (len(cn) > 0) box([cn[0], cn[1], -pcb - cn[4]], [cn[0] + cn[2], cn[1] + cn[3], -pcb]);
-        hd = pget(p, "header");
-        if (len(hd) > 0 && !(seat == 0 && bget(b, "pi_stack")))
-            box([hd[0], hd[1], -pcb - hd[4]], [hd[2], hd[3], -pcb]);
+        board_parts(b, seat);
         if (seat == 0 && bget(b, "pi_stack")) pi_stack(b);
     }
     if (bget(b, "buttons")) for (s = button_s(b)) in_face(b, seat) {
@@ -312,6 +327,11 @@ module stand(b, part) {
     else if (part == "fit") {
         intersection() { assembled(b); contents(b); }
         intersection() { panel_contents(b, 0); panel_contents(b, 1); }
+    } else if (part == "way_in") {
+        // Empty when each module slides in from the top without touching the body
+        // (a HAT on bosses goes in from below, with the Pi: nothing to check).
+        if (bget(b, "retainer") != "bosses") for (seat = [0, 1])
+            intersection() { body(b); way_in(b, seat); }
     } else if (part == "preview") {
         color("SteelBlue") assembled(b);
         color("Gainsboro") contents(b);
