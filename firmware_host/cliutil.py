@@ -8,7 +8,6 @@ it, and `keystand card new` must not load Pillow or the service.
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import stat
 import sys
@@ -92,6 +91,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def _unknown(what: str, given: str, known: list[str]) -> str:
+    import difflib  # only for a misspelt word
+
     near = difflib.get_close_matches(given, known, n=1, cutoff=0.6)
     return f"unknown {what} {given}" + (f": did you mean {near[0]}?" if near else "")
 
