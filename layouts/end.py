@@ -87,7 +87,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     # `code_across` (a short panel): the code and the line under it span the whole
     # width at the foot, so the grids and the words above share what is left.
     across = code_lines_for(w - 2 * m, st.code) if st.code_across else 0
-    foot = across * line_height(st.code) + st.foot_lines * line_height(st.label) if across else 0
+    foot = code_height(panel, across) if across else 0
     if st.end_beside:
         text_w = st.end_text
         area = (m, m, w - m - st.gap - text_w, h - m - foot)
@@ -119,7 +119,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     # at it), on one line where the widest code fits across, else broken between
     # its groups; then one line for what starts the next game.
     code_lines = across or code_lines_for(aw, st.code)
-    code_h = code_lines * line_height(st.code) + st.foot_lines * line_height(st.label)
+    code_h = code_height(panel, code_lines)
     grids_h = ah - (0 if across else code_h)
     # Each grid takes its cells + 3 pixels (its lines and the outer frame) and a caption.
     rows, cols = grid.rows, grid.cols
@@ -160,6 +160,12 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     return EndLayout(
         cell, (first, second), captions, title, reason, score, code, code_lines, st.code, place
     )
+
+
+def code_height(panel: PanelSpec, code_lines: int) -> int:
+    """The code's place: the code in `code_lines`, then the line(s) under it."""
+    st = panel.style
+    return code_lines * line_height(st.code) + st.foot_lines * line_height(st.label)
 
 
 def code_lines_for(w: int, size: int) -> int:
