@@ -477,7 +477,7 @@ def _timed_refreshes(machine: Machine, name: str, driver: PanelDriver, model: st
     from keystand.drivers.display.timing import TIMINGS
 
     picture = Image.new("1", driver.size, 1)
-    took = {}
+    took: dict[Refresh, float] = {}
     for kind in (Refresh.FULL, Refresh.PARTIAL):
         start = machine.clock()
         driver.display(picture, kind)
