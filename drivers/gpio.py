@@ -22,10 +22,8 @@ import enum
 import glob
 import importlib.util
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 
@@ -243,6 +241,9 @@ def lgpio_workdir(env: MutableMapping[str, str] = os.environ) -> Iterator[str | 
     a run that needs no GPIO must not fail for it, and one that does says why
     at its claim.
     """
+    import shutil  # here, not at import: with tempfile they load bz2 and lzma
+    import tempfile
+
     given = env.get("LG_WD")
     base = given if given and _private(given) else None
     try:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,6 +386,8 @@ class Journal:
 def keep_aside(path: Path, kind: str = "damaged") -> Path:
     """A durable copy of `path` beside it (`<name>.<kind>-<n>`): written, fsynced,
     its folder fsynced, all before the caller cuts the original."""
+    import shutil  # here, not at import: it loads bz2 and lzma at every start
+
     copy = _free_name(path, kind)
     fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # it holds the card
     try:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import time
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,8 @@ class Notifier:
         text = "".join(f"{key}={_one_line(value)}\n" for key, value in fields.items())
         try:
             if self._socket is None:
+                import socket  # only under systemd: a desktop run never loads it
+
                 kind = socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
                 self._socket = socket.socket(socket.AF_UNIX, kind)
                 # libsystemd blocks; a bounded wait keeps READY from being dropped when

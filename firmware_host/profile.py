@@ -1,7 +1,7 @@
 """Build profiles: which panels, how mounted, which inputs (`hardware/*.toml`).
 
-The profiles ship inside the package (`keystand.hardware`, read with
-importlib.resources), so `keystand run --profile desktop` works from a wheel as
+The profiles ship inside the package (`keystand.hardware`, read from
+its folder), so `keystand run --profile desktop` works from a wheel as
 from a checkout; `--profile PATH` reads any file. Each table is declared once,
 below, as a dataclass (keys, types, defaults, allowed values: `schema.py`); a
 profile is checked whole before anything starts, and a bad one is refused with
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -161,13 +160,17 @@ class Profile:
 TABLES = ("stand", "panels", "input")
 
 
-def shipped() -> dict[str, Any]:
+def shipped() -> dict[str, Path]:
     """The profiles installed with keystand, by name."""
-    folder = resources.files("keystand.hardware")
+    # The data package's folder, as layouts finds its fonts: importlib.resources
+    # would load zipfile at every start for a package that is never zipped.
+    from keystand import hardware
+
+    folder = Path(next(iter(hardware.__path__)))
     return {p.name[:-5]: p for p in folder.iterdir() if p.name.endswith(".toml")}
 
 
-def _source(name_or_path: str) -> tuple[str, Any]:
+def _source(name_or_path: str) -> tuple[str, Path]:
     if name_or_path.endswith(".toml") or "/" in name_or_path:
         return name_or_path, Path(name_or_path)
     found = shipped()

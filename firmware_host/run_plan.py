@@ -10,9 +10,7 @@ driver and no thread: the only things it leaves behind are the state dir and the
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -234,6 +232,8 @@ def refuse_card_if_playing(state_dir: Path) -> None:
 def check_state_dir(state_dir: Path) -> None:
     """A directory keystand can write (made if missing), or exit 2 saying why.
     A disk that fills up later is not this: the stand runs and says "cannot save"."""
+    import tempfile  # here, not at import: it loads shutil, bz2 and lzma
+
     where = f"state dir {str(state_dir)!r}"
     if state_dir.exists() and not state_dir.is_dir():
         raise UsageError(f"{where} is not a directory")
@@ -269,6 +269,8 @@ def check_shown_log(path: Path) -> None:
 
 def check_port(host: str, port: int) -> None:
     """The page's port is free now, before anything starts (0: any free one)."""
+    import socket  # only a run with the simulator page needs it
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the page binds

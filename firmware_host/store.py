@@ -19,9 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +61,8 @@ def _now() -> str:
 
 def atomic_write(path: Path, text: str) -> None:
     """Replace `path` with `text` so a power cut leaves the old or the new file whole."""
+    import tempfile  # not at import: it loads shutil, bz2 and lzma (a cold start's cost)
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -186,7 +186,7 @@ class Store:
         before anything of the old game changes, and the move happens whole or not
         at all, so a disk that refuses leaves the old game in play as it was, on
         disk and on screen, and a half-written start is never archived or resumed."""
-        game_id = uuid.uuid4().hex[:12]
+        game_id = os.urandom(6).hex()  # uuid4's random bits without uuid's imports
         self._next_path.unlink(missing_ok=True)  # a start a power cut interrupted
         try:
             journal, _, _ = Journal.open(self._next_path)

@@ -15,23 +15,13 @@ the words in `strings/<lang>.toml`; the font in `fonts/`.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from PIL import Image
 
-from . import end, menu, neutral, play
-from .classic_view import (
-    ClassicLast,
-    ClassicLastKind,
-    ClassicPublic,
-    ClassicStage,
-    Colour,
-    OperativesView,
-    SpymastersView,
-    Team,
-    Win,
-)
 from .geometry import Box, screen_cell
 from .i18n import DEFAULT, languages
-from .menu import HistoryLine, MenuItem, MenuLine, MenuView
 from .panels import MODELS, PanelSpec, panel
 from .text import WHITE, TextBox
 from .view import (
@@ -50,6 +40,54 @@ from .view import (
     Stage,
     Who,
 )
+
+if TYPE_CHECKING:
+    from .classic_view import (
+        ClassicLast,
+        ClassicLastKind,
+        ClassicPublic,
+        ClassicStage,
+        Colour,
+        OperativesView,
+        SpymastersView,
+        Team,
+        Win,
+    )
+    from .menu import HistoryLine, MenuItem, MenuLine, MenuView
+
+    AnyView = SeatView | NeutralView | MenuView | SpymastersView | OperativesView
+
+# The screens a stand seldom starts on load with their first use, not with the
+# package: a cold start draws its first frame sooner (BENCHMARKS.md, "Cold start").
+LAZY = {
+    **dict.fromkeys(("HistoryLine", "MenuItem", "MenuLine", "MenuView"), "menu"),
+    **dict.fromkeys(
+        (
+            "ClassicLast",
+            "ClassicLastKind",
+            "ClassicPublic",
+            "ClassicStage",
+            "Colour",
+            "OperativesView",
+            "SpymastersView",
+            "Team",
+            "Win",
+        ),
+        "classic_view",
+    ),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name == "AnyView":
+        from .classic_view import OperativesView, SpymastersView
+        from .menu import MenuView
+
+        return SeatView | NeutralView | MenuView | SpymastersView | OperativesView
+    if name not in LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{LAZY[name]}", __name__), name)
+
 
 __all__ = [
     "DEFAULT",
@@ -97,7 +135,7 @@ __all__ = [
 def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
     over all screens: what the tests measure every string against."""
-    from . import classic
+    from . import classic, end, menu, neutral, play
 
     slots: dict[str, list[TextBox]] = {}
     screens = (
@@ -114,9 +152,6 @@ def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     return slots
 
 
-AnyView = SeatView | NeutralView | MenuView | SpymastersView | OperativesView
-
-
 def render_with_boxes(
     view: AnyView, spec: PanelSpec, lang: str = DEFAULT
 ) -> tuple[Image.Image, dict[int, Box]]:
@@ -124,20 +159,30 @@ def render_with_boxes(
     (the seat's own grid; none on a neutral picture)."""
     if lang not in languages():
         raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
-    if isinstance(view, SpymastersView | OperativesView):
-        from . import classic  # loaded with the first classic screen, not with Duet's
-
-        return classic.render_with_boxes(view, spec, lang)
     image = Image.new("1", spec.size, WHITE)
+    # Each screen's module is imported where it is drawn: a menu or a classic
+    # view exists only once its module is loaded, so the checks cost nothing.
+    if isinstance(view, SeatView):
+        if view.stage is Stage.OVER:
+            from . import end
+
+            return image, end.draw(image, view, spec, lang)
+        from . import play
+
+        return image, play.draw(image, view, spec, lang)
     if isinstance(view, NeutralView):
+        from . import neutral
+
         neutral.draw(image, view, spec, lang)
         return image, {}
-    if isinstance(view, MenuView):
+    from . import menu
+
+    if isinstance(view, menu.MenuView):
         menu.draw(image, view, spec, lang)
         return image, {}
-    if view.stage is Stage.OVER:
-        return image, end.draw(image, view, spec, lang)
-    return image, play.draw(image, view, spec, lang)
+    from . import classic
+
+    return classic.render_with_boxes(view, spec, lang)
 
 
 def render(view: AnyView, spec: PanelSpec, lang: str = DEFAULT) -> Image.Image:

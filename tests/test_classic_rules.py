@@ -664,7 +664,7 @@ def test_generator_is_seeded_and_can_name_the_starting_team() -> None:
     rng = random.Random(3)
     assert {generate(rng, starting=RED).starting for _ in range(30)} == {RED}
     assert {generate(rng, starting=BLUE).starting for _ in range(30)} == {BLUE}
-    assert isinstance(generate(), ClassicCard)  # unseeded: from secrets
+    assert isinstance(generate(), ClassicCard)  # unseeded: from the system's random source
 
 
 def test_generator_is_uniform() -> None:

@@ -6,6 +6,7 @@ loads are a count, and asserted here)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,54 @@ def test_the_floors_do_the_commands_work() -> None:
             assert json.loads(ours.stdout) == json.loads(floor.stdout)
         else:
             assert ours.stdout == floor.stdout
+
+
+# What `keystand run` has loaded when it hands its first frame to a panel (a new
+# stand on the desktop profile, not under systemd). Each of these cost a cold
+# start milliseconds for nothing the first frame needs (BENCHMARKS.md, "Cold start").
+FIRST_FRAME_PROBE = """
+import json, os, sys
+from keystand import panel_worker
+def first(self, *args, **kwargs):
+    print(json.dumps(sorted(sys.modules)), flush=True)
+    os._exit(0)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.exit(main({args!r}))
+"""
+NOT_BEFORE_THE_FIRST_FRAME = (
+    "secrets",  # hmac and OpenSSL's hashlib, for one random number
+    "uuid",  # platform, for one random game id
+    "zipfile",  # importlib.resources, for a folder that is never zipped
+    "importlib.resources",
+    "socket",  # systemd's notify socket, when there is none
+    "keystand.layouts.menu",  # screens a stand does not start on
+    "keystand.layouts.end",
+    "keystand.layouts.classic",
+    "keystand.layouts.classic_view",
+    "keystand.doctor",
+    "keystand.render",
+)
+
+
+def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "idle.txt"
+    script.write_text("wait 100\n")
+    args = ["run", "--profile", "desktop", "--speed", "0"]
+    args += ["--state-dir", str(tmp_path / "s"), "--script", str(script)]
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_PROBE.format(args=args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    assert done.stdout, done.stderr
+    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    assert "keystand.layouts.play" in loaded  # the probe saw the game's first frame
+    early = sorted(loaded & set(NOT_BEFORE_THE_FIRST_FRAME))
+    assert early == [], f"keystand run loads {early} before its first frame"

@@ -390,7 +390,7 @@ def test_no_temporary_folder_changes_nothing(monkeypatch: pytest.MonkeyPatch) ->
     def refuse(**kwargs: object) -> str:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr(gpio.tempfile, "mkdtemp", refuse)
+    monkeypatch.setattr("tempfile.mkdtemp", refuse)  # gpio imports it at the claim
     env = {"LG_WD": "/run/keystand"}
     with gpio.lgpio_workdir(env) as folder:
         assert folder is None and env == {"LG_WD": "/run/keystand"}

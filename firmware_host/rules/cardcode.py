@@ -13,7 +13,6 @@ exactly equally likely.
 from __future__ import annotations
 
 import random
-import secrets
 
 from .card import CELLS, DISTRIBUTION, Card, Key
 from .checkcode import arrangements as _arrangements
@@ -84,5 +83,7 @@ def generate(seed: int | None = None) -> Card:
     if seed is not None and seed < 0:
         # random.Random seeds with abs(): -5 would give the card of 5.
         raise ValueError(f"seed {seed}: expected 0 or more")
-    r = secrets.randbelow(CARD_COUNT) if seed is None else random.Random(seed).randrange(CARD_COUNT)
+    # SystemRandom (os.urandom) is what `secrets` uses, without its import of hashlib.
+    source = random.SystemRandom() if seed is None else random.Random(seed)
+    r = source.randrange(CARD_COUNT)
     return unrank(r)
