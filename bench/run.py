@@ -125,6 +125,32 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
     }
 
 
+def software_passes(args: argparse.Namespace, passes: int) -> dict[str, dict[str, Any]]:
+    """Software time per touch of every model, in `passes` passes of the same Duet
+    session taking the models in turn: a moment the machine was busy falls in one
+    pass of one model, and the median over the passes leaves it out. The figures
+    the goal compares, model against model."""
+    table = games.session(args.games, args.seed)
+    medians: dict[str, list[float]] = {model: [] for model in panels.MODELS}
+    p99s: dict[str, list[float]] = {model: [] for model in panels.MODELS}
+    for _ in range(passes):
+        for model in panels.MODELS:
+            software = [
+                t.software
+                for t in latency.play(model, table, args.games, args.seed, stock=False).touches
+            ]
+            medians[model].append(ms(latency.median(software)))
+            p99s[model].append(ms(latency.p99(software)))
+    return {
+        model: {
+            "median_ms": latency.median(medians[model]),
+            "p99_ms": latency.median(p99s[model]),
+            "p99_passes_ms": p99s[model],
+        }
+        for model in panels.MODELS
+    }
+
+
 @dataclass
 class GameFigures:
     figures: dict[str, Any]
@@ -285,6 +311,9 @@ def main(argv: list[str] | None = None) -> int:
     for model in panels.MODELS:
         print(f"bench: {model} ...", file=sys.stderr)
         results["models"][model] = model_figures(model, args, max_partials)
+    print("bench: software time per touch, the models in turn ...", file=sys.stderr)
+    for model, software in software_passes(args, 1 if args.tiny else 5).items():
+        results["models"][model]["software"] = software
     print("bench: start-up, imports, memory ...", file=sys.stderr)
     startup.compile_bytecode()
     firsts = [startup.first_frame_ms() for _ in range(1 if args.tiny else 5)]
@@ -293,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     results["cold_start"] = startup.cold_starts(results["first_frame_ms"], 3 if args.tiny else 9)
     results["peak_rss_mb"] = round(startup.peak_rss_mb(), 1)
     results["import_ms"] = startup.import_ms()
+    results["first_frame_cost"] = startup.first_frame_cost(1 if args.tiny else 5)
+    results["journal_fsync"] = spread(latency.journal_fsync(20 if args.tiny else 200))
     events = startup.sysbench_events(1 if args.tiny else 10)
     slower = round(events / ZERO2W_EVENTS, 1) if events else None
     results["cpu_reference"] = {

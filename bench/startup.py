@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import compileall
+import json
 import os
 import re
 import shutil
@@ -59,6 +60,57 @@ def first_frame_ms() -> float:
         if found is None:
             raise RuntimeError(f"keystand run showed no frame: {done.stderr[-500:]}")
         return (float(found.group(1)) - started) * 1e3
+
+
+# The same start, counting what it builds before the first frame: the dataclasses
+# it creates (CPython 3.11 compiles each one's methods at import: __init__,
+# __repr__, __eq__, __hash__, and __setattr__/__delattr__ for a frozen one) and
+# keystand's own modules. Timing the decorator adds a little to each class.
+FIRST_FRAME_COST = """
+import dataclasses, json, os, sys, time
+spent = [0.0, 0]
+process = dataclasses._process_class
+def timed(*args, **kwargs):
+    started = time.perf_counter()
+    try:
+        return process(*args, **kwargs)
+    finally:
+        spent[0] += time.perf_counter() - started
+        spent[1] += 1
+dataclasses._process_class = timed
+from keystand import panel_worker
+def first(self, *args, **kwargs):
+    ours = [m for m in sys.modules if m == "keystand" or m.startswith("keystand.")]
+    print(json.dumps({"dataclasses": spent[1], "dataclass_ms": round(spent[0] * 1e3, 1),
+                      "keystand_modules": len(ours), "modules": len(sys.modules)}), flush=True)
+    os._exit(0)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def first_frame_cost(runs: int = 5) -> dict[str, float]:
+    """What `keystand run` builds before its first frame (median of the runs'
+    decorator time; the counts are the same every run)."""
+    found = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as state_dir:
+            script = Path(state_dir) / "idle.txt"
+            script.write_text("wait 100\n")
+            args = [*_run_args(state_dir + "/s"), "--script", str(script)]
+            done = subprocess.run(
+                [sys.executable, "-c", FIRST_FRAME_COST, *args],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            if not done.stdout:
+                raise RuntimeError(f"keystand run showed no frame: {done.stderr[-500:]}")
+            found.append(json.loads(done.stdout.splitlines()[-1]))
+    out = dict(found[0])
+    out["dataclass_ms"] = sorted(f["dataclass_ms"] for f in found)[len(found) // 2]
+    return out
 
 
 def peak_rss_mb() -> float:

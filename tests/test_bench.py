@@ -126,6 +126,10 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     for key in ("first_frame_ms", "peak_rss_mb", "date", "machine", "command", "goals"):
         assert results[key], key
     assert results["import_ms"]["keystand.cli"] > 0
+    cost = results["first_frame_cost"]  # what the start builds before its first frame
+    assert cost["dataclasses"] > 0 and cost["dataclass_ms"] > 0
+    assert 0 < cost["keystand_modules"] < cost["modules"]
+    assert 0 < results["journal_fsync"]["median_ms"] <= results["journal_fsync"]["p99_ms"]
     assert {"rules_bench.py", "service_bench.py"} == set(results["earlier"])
     for heading in ("## Goals", "## Touch to visible", "## SPI and GPIO", "## Refreshes per"):
         assert heading in markdown
