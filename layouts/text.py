@@ -9,8 +9,9 @@ exactly as measured.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from .fonts import font
 
@@ -48,12 +49,32 @@ def line_height(size: int) -> int:
     return ascent + descent
 
 
+# A screen redraws the same few dozen lines at every touch (labels, counters, the
+# words of the menu); FreeType measured and rasterised each one every time, the
+# largest part of a frame's drawing on the 4.2" (BENCHMARKS.md). Both are kept,
+# per line and size, a few thousand lines at most.
+@lru_cache(maxsize=4096)
+def bbox(text: str, size: int) -> tuple[int, int, int, int]:
+    """The inked box of `text` on one line at `size`, from its top-left origin."""
+    x0, y0, x1, y1 = font(size).getbbox(text, anchor="la")
+    return int(x0), int(y0), int(x1), int(y1)  # whole pixels from FreeType
+
+
+@lru_cache(maxsize=4096)
+def _ink(text: str, size: int) -> Image.Image:
+    """`text` rasterised as Pillow draws it on a 1-bit image: its inked box, 1 where ink."""
+    x0, y0, x1, y1 = bbox(text, size)
+    mask = Image.new("1", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=font(size), fill=1, anchor="la")
+    return mask
+
+
 def width(text: str, size: int) -> int:
     """The inked width of `text` on one line (the font's text box, not an estimate)."""
     if not text:
         return 0
-    x0, _, x1, _ = font(size).getbbox(text, anchor="la")
-    return int(x1 - x0)  # whole pixels from FreeType; typed float for other fonts
+    x0, _, x1, _ = bbox(text, size)
+    return x1 - x0
 
 
 def _pieces(word: str) -> list[str]:
@@ -94,11 +115,10 @@ def fits(text: str, box: TextBox) -> bool:
     lines = wrap(text, box.size, box.w)
     if len(lines) > box.lines:
         return False
-    f = box.font
     for line in lines:
         if not line:
             continue
-        x0, y0, x1, y1 = f.getbbox(line, anchor="la")
+        x0, y0, x1, y1 = bbox(line, box.size)
         if x1 - x0 > box.w or y0 < 0 or y1 > box.line_height:
             return False
     return True
@@ -118,15 +138,14 @@ def draw_text(
     """Draw `text` wrapped in `box`, left aligned, centred or right aligned; `middle`
     centres the lines vertically in `height` pixels (default the box's own height)."""
     lines = wrap(text, box.size, box.w)[: box.lines]
-    f = box.font
     lh = box.line_height
     y = box.y
     if middle:
         y += ((height or box.h) - len(lines) * lh) // 2
     for line in lines:
         if line:
-            x0, _, x1, _ = f.getbbox(line, anchor="la")
+            x0, y0, x1, _ = bbox(line, box.size)
             spare = box.w - (x1 - x0)
-            x = box.x - x0 + (spare // 2 if center else spare if right else 0)
-            draw.text((x, y), line, font=f, fill=fill, anchor="la")
+            x = box.x + (spare // 2 if center else spare if right else 0)
+            draw.bitmap((x, y + y0), _ink(line, box.size), fill=fill)
         y += lh

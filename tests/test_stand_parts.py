@@ -22,11 +22,20 @@ from keystand.turn_timer import TurnTimer
 
 
 @dataclass
+class Pad:
+    """A mutable part of a watched object: `marks` drawn, `clock` not (as a timer's)."""
+
+    marks: list[int] = field(default_factory=list)
+    clock: float = field(default=0.0, compare=False)
+
+
+@dataclass
 class Board:
-    """A watched object as small as can be: `notes` shown, `scratch` not."""
+    """A watched object as small as can be: `notes` and `pad` shown, `scratch` not."""
 
     notes: dict[str, list[int]] = field(default_factory=dict)
     scratch: list[int] = field(default_factory=list)
+    pad: Pad = field(default_factory=Pad)
     version: int = 0
 
     def shown(self) -> list[object]:
@@ -41,6 +50,14 @@ class Board:
         self.scratch.append(value)
 
     @entry
+    def mark(self, value: int) -> None:
+        self.pad.marks.append(value)  # in place, inside a mutable dataclass
+
+    @entry
+    def wind(self, seconds: float) -> None:
+        self.pad.clock += seconds  # a field the pad's == leaves out
+
+    @entry
     def note_then_fail(self, key: str) -> None:
         self.notes[key] = [0]
         raise RuntimeError("halfway")
@@ -53,6 +70,15 @@ def test_an_entry_moves_the_version_for_a_change_in_place_and_only_then() -> Non
     assert board.version == 2
     board.jot(3)  # a field no screen shows
     assert board.version == 2
+
+
+def test_a_mutable_part_is_watched_as_its_equality_compares_it() -> None:
+    board = Board()
+    board.mark(1)
+    board.mark(1)  # the same value again: the list inside grew
+    assert board.version == 2
+    board.wind(0.5)  # compare=False: no screen draws it
+    assert board.version == 2 and board.pad.clock == 0.5
 
 
 def test_an_entry_that_fails_halfway_still_moves_the_version() -> None:
