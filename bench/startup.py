@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "golden" / "scripts" / "won.txt"  # a whole game, won
@@ -219,29 +220,39 @@ def compile_bytecode() -> None:
         compileall.compile_dir(ROOT / folder, quiet=1)
 
 
-def _wall_ms(args: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter() - started) * 1e3)
+def _wall_ms(args: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - started) * 1e3
+
+
+def _median(times: list[float]) -> float:
     return sorted(times)[len(times) // 2]
 
 
-def cold_starts(first_frame: float, runs: int = 7) -> dict[str, dict[str, float]]:
-    """Each command's time, its floor's and the ratio (`run`: the median first
-    frame against Pillow's floor), and bare `python -c pass`'s beside them."""
+def cold_starts(runs: int = 9) -> dict[str, dict[str, Any]]:
+    """Each command's time, its floor's and the ratio (`run`: to its first frame,
+    against Pillow's floor), and bare `python -c pass`'s beside them: medians of
+    `runs` rounds, each round timing every one of them in turn, so the machine's
+    other work falls on a command and its floor alike."""
     keystand = str(Path(sys.executable).with_name("keystand"))
-    bare = _wall_ms([sys.executable, "-c", "pass"], runs)
-    out: dict[str, dict[str, float]] = {}
-    for name, work in WORK.items():
-        floor = _wall_ms([sys.executable, "-c", work], runs)
-        took = first_frame if name == "run" else _wall_ms([keystand, *COMMANDS[name]], runs)
-        took, floor = round(took, 1), round(floor, 1)
+    bare: list[float] = []
+    floors: dict[str, list[float]] = {name: [] for name in WORK}
+    took: dict[str, list[float]] = {name: [] for name in WORK}
+    for _ in range(runs):
+        bare.append(_wall_ms([sys.executable, "-c", "pass"]))
+        for name, work in WORK.items():
+            floors[name].append(_wall_ms([sys.executable, "-c", work]))
+            ours = first_frame_ms() if name == "run" else _wall_ms([keystand, *COMMANDS[name]])
+            took[name].append(ours)
+    out: dict[str, dict[str, Any]] = {}
+    for name in WORK:
+        ms, floor = round(_median(took[name]), 1), round(_median(floors[name]), 1)
         out[name] = {
-            "ms": took,
+            "ms": ms,
             "floor_ms": floor,
-            "python_ms": round(bare, 1),
-            "ratio": round(took / floor, 2),
+            "python_ms": round(_median(bare), 1),
+            "ratio": round(ms / floor, 2),
+            "runs_ms": [round(t, 1) for t in took[name]],
         }
     return out

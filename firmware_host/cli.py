@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from . import games
 from .cliutil import (
@@ -31,6 +30,9 @@ from .cliutil import (
     read_bytes,
 )
 from .rules import KeystandError, Mission, Seat
+
+if TYPE_CHECKING:
+    Subparsers: TypeAlias = argparse._SubParsersAction[Parser]
 
 
 def _add_game(p: argparse.ArgumentParser) -> None:
@@ -71,15 +73,24 @@ def _module(command: str) -> types.ModuleType:
 
 
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; for a `command` named right, only that command's own module is
-    imported (else every one: --help, a typo's suggestion)."""
+    """The parser; for a `command` named right, only that command's parser is built
+    and only its own module imported (else every one: --help, a typo's suggestion)."""
     p = Parser(
         prog="keystand",
         description="keystand: a referee and per-seat key-card screens for Codenames Duet "
         "(and classic Codenames).",
     )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        if command in (None, name):
+            if name in MODULES:
+                _module(name).add_parser(sub)
+            else:
+                OWN_PARSERS[name](sub)
+    return p
 
+
+def _card_parser(sub: Subparsers) -> None:
     card = sub.add_parser("card", help="make or show key cards")
     card_sub = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")
     new = card_sub.add_parser(
@@ -95,6 +106,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     _add_game(show)
 
+
+def _play_parser(sub: Subparsers) -> None:
     play = sub.add_parser(
         "play",
         help="run a script of events through the referee and print the state",
@@ -112,19 +125,28 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
     _add_game(play)
 
-    for name in MODULES:
-        if command in (None, name):
-            _module(name).add_parser(sub)
+
+def _state_parser(sub: Subparsers) -> None:
     state = sub.add_parser(
         "state", help="the current game of a state dir, as `keystand play --json` prints it"
     )
     state.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
     state.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _history_parser(sub: Subparsers) -> None:
     history = sub.add_parser("history", help="finished games, newest first")
     history.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
     history.add_argument("--limit", type=_limit, default=20, help="how many (default 20)")
     history.add_argument("--json", action="store_true", help="one JSON object per line")
-    return p
+
+
+OWN_PARSERS: dict[str, Callable[[Subparsers], None]] = {
+    "card": _card_parser,
+    "play": _play_parser,
+    "state": _state_parser,
+    "history": _history_parser,
+}
 
 
 def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -144,6 +166,8 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         {"line": line, "event": str(r.event), "reason": r.reason.value} for line, r in refused
     ]
     if args.json:
+        import json  # only for --json: a plain start does without it
+
         json.dump(game.summary(state, rejected), out)
         out.write("\n")
         return 0
@@ -178,6 +202,8 @@ def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     card = game.generate(args.seed) if args.card_command == "new" else load_card(args, stdin, game)
     assert card is not None
     if args.json:
+        import json
+
         json.dump({"card": card.text, "code": card.code}, out)
         out.write("\n")
         return 0
@@ -220,6 +246,8 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     state, game_id = found
     game = games.of_state(state)
     if args.json:
+        import json
+
         json.dump(game.summary(state), out)
         out.write("\n")
         return 0
@@ -244,6 +272,8 @@ def _ending(entry: dict[str, object]) -> str:
 
 
 def _history(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
     from .store import Store
 
     root = _state_dir(args)

@@ -52,15 +52,15 @@ def line_height(size: int) -> int:
 # A screen redraws the same few dozen lines at every touch (labels, counters, the
 # words of the menu); FreeType measured and rasterised each one every time, the
 # largest part of a frame's drawing on the 4.2" (BENCHMARKS.md). Both are kept,
-# per line and size, a few thousand lines at most.
-@lru_cache(maxsize=4096)
+# per line and size, the last thousand lines.
+@lru_cache(maxsize=1024)
 def bbox(text: str, size: int) -> tuple[int, int, int, int]:
     """The inked box of `text` on one line at `size`, from its top-left origin."""
     x0, y0, x1, y1 = font(size).getbbox(text, anchor="la")
     return int(x0), int(y0), int(x1), int(y1)  # whole pixels from FreeType
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _ink(text: str, size: int) -> Image.Image:
     """`text` rasterised as Pillow draws it on a 1-bit image: its inked box, 1 where ink."""
     x0, y0, x1, y1 = bbox(text, size)
