@@ -428,9 +428,10 @@ def markdown(r: dict[str, Any]) -> str:
             f"(worst p99 here {_f(worst_sw)} ms) would take about "
             f"{_f(worst_sw * slower)} ms there, the first frame about "
             f"{_f(r['first_frame_ms'] * slower)} ms; the panel part does not change. Python on an",
-            "in-order A53 may fare worse than a C prime sieve suggests, and an SD card is",
-            "slower to fsync than this disk, so treat these as a lower bound until the",
-            "hardware issue measures the real board.",
+            "in-order A53 may fare worse than a C prime sieve suggests, and the journal's",
+            "fsync on the SD card, before every frame, comes on top (the bench keeps the",
+            "journal on a tmpfs), so treat these as a lower bound until the hardware issue",
+            "measures the real board.",
             "",
             "Touch to visible at p99 on a Zero 2 W, each panel (the software part scaled,",
             "plus the panel's refresh and the queue in front of it, as measured here):",
@@ -514,6 +515,17 @@ def why(r: dict[str, Any]) -> list[str]:
         out.append(f"- Missed: {g['goal']}: {g['figure']}.")
         if g["goal"].startswith("cold start: `keystand run`"):
             out += _first_frame_why(r)
+        elif g["goal"].startswith("cold start: `keystand"):
+            command = g["goal"].split("`")[1].removeprefix("keystand ")
+            c = r["cold_start"][command]
+            out.append(
+                f"  The floor loads the same library and does the same work; the "
+                f"{_f(c['ms'] - c['floor_ms'])} ms between them is the command line's own: "
+                "argparse building the command's parser (its help formatter loads shutil, "
+                "and with it bz2 and lzma, for the terminal's width; its messages look up "
+                "gettext's catalogues) and the console script, a few milliseconds that this "
+                "shared machine's load makes more or less from run to run."
+            )
     if not missed:
         out.append("- Every goal is met.")
     for game, label in GAMES.items():
