@@ -54,7 +54,13 @@ function ow(b) = pget(bget(b, "panel"), "outline")[0];
 function oh(b) = pget(bget(b, "panel"), "outline")[1];
 function gt(b) = pget(bget(b, "panel"), "glass")[2];
 function pcb_w(b) = -WALL - CLEAR - gt(b);  // w of the board's front
-function body_w(b) = ow(b) + 2 * CLEAR + 2 * WALL;
+// The edge the flex cable folds round: "bottom" unless its entry names "left"
+// (a panel whose flex leaves the glass's short side, as the 2.9" one's does).
+function fpc_edge(p) = let(f = pget(p, "fpc")) len(f) > 3 ? f[3] : "bottom";
+// Room a flex folded round a side edge needs between the board and the end
+// wall; the body grows by it on both sides, so the board stays centred.
+function flex_side(b) = let(p = bget(b, "panel")) fpc_edge(p) == "bottom" ? 0 : pget(p, "fpc")[2];
+function body_w(b) = ow(b) + 2 * CLEAR + 2 * WALL + 2 * flex_side(b);
 function body_h(b) = (bget(b, "t0") + oh(b) + CLEAR + 2 + WALL) * cos(bget(b, "tilt")) + 2;
 function hy(b, z, g) = bget(b, "depth") / 2 - z * tan(bget(b, "tilt")) + g / cos(bget(b, "tilt"));
 // Board point [x, y, z] (z out of the board's front) to face [s, t, w].
@@ -97,7 +103,13 @@ module board_parts(b, seat, reach = 0) {
     box([ga[0], ga[1], 0], [ga[0] + g[0], ga[1] + g[1] + reach, g[2]]);
     box([0, 0, -pcb], [ow(b), oh(b) + reach, 0]);
     box([bk[0], bk[0], -pcb - bk[1]], [ow(b) - bk[0], oh(b) - bk[0] + reach, -pcb]);
-    box([f[0] - f[1] / 2, -f[2], -pcb], [f[0] + f[1] / 2, reach, g[2]]);
+    assert(fpc_edge(p) == "bottom" || fpc_edge(p) == "left", "fpc: edge is bottom or left");
+    // A flex on the left edge runs from the glass's end over the board's
+    // front and round its edge; one on the bottom edge, round the bottom.
+    if (fpc_edge(p) == "left")
+        box([-f[2], f[0] - f[1] / 2, -pcb], [ga[0], f[0] + f[1] / 2 + reach, g[2]]);
+    else
+        box([f[0] - f[1] / 2, -f[2], -pcb], [f[0] + f[1] / 2, reach, g[2]]);
     k = pget(p, "keys");
     if (len(k) > 0) for (c = k[0])
         box([c[0] - k[1][0] / 2, c[1] - k[1][0] / 2, 0], [c[0] + k[1][0] / 2, c[1] + k[1][0] / 2 + reach, k[1][1]]);
@@ -170,10 +182,16 @@ module face_solid(b, seat) {
             translate([-ow(b) / 2, t0, pcb_w(b)]) glass_clearance(b);
         }
     } else in_face(b, seat) {
+        out = ow(b) / 2 + CLEAR + flex_side(b);  // the end wall's inside
+        f = pget(p, "fpc");
+        // mirror m = 1 is the board's left edge: where a side flex folds round,
+        // the rib beside the edge stops 1 mm under the flex, so the flex comes
+        // down the channel from the top without meeting it.
         for (m = [0, 1]) mirror([m, 0, 0]) {
-            box([ow(b) / 2 - LIP, t0 - 3, back - LIP_T], [ow(b) / 2 + CLEAR + 0.01, body_slope(b), back]);
-            box([ow(b) / 2 + CLEAR - 0.01, t0 - 3, back - LIP_T], [ow(b) / 2 + CLEAR + 0.5, body_slope(b), -WALL + 0.01]);
-            box([ow(b) / 2 - 8, t0 - CLEAR - 3, back], [ow(b) / 2 + CLEAR + 0.01, t0 - CLEAR, -WALL + 0.01]);
+            rib_top = m == 1 && fpc_edge(p) == "left" ? t0 + f[0] - f[1] / 2 - 1 : body_slope(b);
+            box([ow(b) / 2 - LIP, t0 - 3, back - LIP_T], [out + 0.01, body_slope(b), back]);
+            box([ow(b) / 2 + CLEAR - 0.01, t0 - 3, back - LIP_T], [out + 0.5, rib_top, -WALL + 0.01]);
+            box([ow(b) / 2 - 8, t0 - CLEAR - 3, back], [out + 0.01, t0 - CLEAR, -WALL + 0.01]);
         }
     }
 }

@@ -8,8 +8,10 @@ Drawn, in millimetres (the SVG's user unit is 1 mm, so print at 100 %, "actual
 size"; the scale bar on every tile is 100 mm: measure it before cutting):
 
 - the word cards, 5 x 5 at the card's size with a gap between them. No
-  published size of the Codenames word card was found; 70 x 45 mm is the
-  figure grid-firmware/README.md gives ("measure yours"): pass --card W H;
+  published size of the Codenames word card was found (neither Czech Games
+  Edition's pages nor a card-size or sleeve list naming Codenames was among
+  the material searched for issue 24); 70 x 45 mm is an estimate, the figure
+  grid-firmware/README.md gives ("measure yours"): pass --card W H;
 - the electrodes of the map the firmware and the driver read
   (hardware/grid-firmware/main.py, drivers/inputs/mpr121.py): `strips`, five
   row strips on ELE0-ELE4 (row 0 at the top) under the rows' middles and five
@@ -28,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-CARD = (70.0, 45.0)  # grid-firmware/README.md "The mat"; measure yours
+CARD = (70.0, 45.0)  # estimate, no published size found (see above); measure yours
 GAP = 3.0
 BORDER = 4.0  # mat edge round the cards
 STRIP = 11.0  # copper tape 10-12 mm wide

@@ -1,11 +1,32 @@
 // The panels the stands hold: one entry per board, every figure in millimetres.
 //
 // Frame of an entry: the board seen from the front (the glass side), x to the
-// right, y up, origin at the board's lower-left corner. Where a figure comes
-// from Waveshare's specification pages or drawings it is cited beside it; where
-// no drawing gave it, the comment says "estimate" and why that value: measure
-// your board before printing, change the entry, and `make enclosure` and the
-// tests (tests/test_enclosure.py) tell whether the body still fits it.
+// right, y up, origin at the board's lower-left corner. Each figure has its
+// source beside it: a Waveshare drawing or specification page, the raw panel
+// maker's datasheet, a standard's drawing, or (weaker, and said so) a
+// hobbyist's published model of the board. Where nothing readable gave a
+// figure, the comment says "estimate" and why that value: measure your board
+// before printing, change the entry, and `make enclosure` and the tests
+// (tests/test_enclosure.py) tell whether the body still fits it.
+//
+// Sources named below:
+//   [WS29-SPEC] Waveshare, "2.9inch e-Paper V2 Specification", Rev 2.1
+//       (2020-04-15), https://files.waveshare.com/upload/7/79/2.9inch-e-paper-v2-specification.pdf
+//       (read from the copy in github.com/TrDA-hab/Projects,
+//       E-PAPER/V21/2.9inch-e-paper-v2-specification.pdf): part 1.3's table and
+//       part 1.4 "Mechanical Drawing of EPD module" (driver IC SSD1680Z8).
+//   [WS29-MAN] Waveshare, "2.9inch e-Paper Module User Manual" V2.0, page 7
+//       (same repository, E-PAPER/V21/2.9inch-e-paper-module-user-manual-en.pdf).
+//   [GD29] Good Display, GDEY029T94 specification Rev 1.0 (2021-03-15),
+//       https://www.laskakit.cz/user/related_files/gdey029t94.pdf, part 3.
+//   [WS42-V1] Waveshare, "4.2inch e-Paper" specification (2017-03-01, the V1
+//       raw panel), part 4 "Mechanical Drawing of EPD module", as text at
+//       https://www.manualshelf.com/manual/waveshare/13353/datasheet-english.html
+//   [HAT] Raspberry Pi, "HAT board mechanical specification",
+//       github.com/raspberrypi/hats, hat-board-mechanical.pdf.
+//   [H-MW] hobbyist model: github.com/mattwach/epaper_clock,
+//       case_design/lib/mattwach/vitamins/electronics/waveshare_epaper_2.9in.scad
+//   [H-RC] hobbyist model: github.com/TeXitoi/rusty-clock, cad/box-v2/epaper.scad
 //
 // Fields (read with pget(entry, "name")):
 //   outline      board outline [w, h]
@@ -15,8 +36,9 @@
 //   active       active area [w, h]
 //   active_at    the active area's lower-left corner on the glass [x, y]
 //   back         components behind the board: [inset from the outline, depth]
-//   fpc          the flex cable folded round the board's bottom edge:
-//                [centre x, width, how far it stands below the outline]
+//   fpc          the flex cable folded round an edge of the board:
+//                [centre along that edge, width, how far it stands beyond the
+//                edge] and, for a side edge, "left" (the bottom edge otherwise)
 //   holes        mounting holes [[x, y], ...] and their diameter (not used by
 //                the body: the channel holds a board by its edges)
 //   keys         keys on the board's front [[x, y], ...], their [side, height
@@ -27,87 +49,130 @@
 
 function pget(entry, key) = entry[search([key], entry)[0]][1];
 
-// Waveshare 2.7inch e-Paper HAT (V2), 264 x 176 (the minimal build).
+// Waveshare 2.7inch e-Paper HAT (V2), 264 x 176 (the minimal build). Its raw
+// panel is said to be Good Display's GDEY027T91 (SSD1680, 176 x 264: the
+// panel GxEPD2's src/gdey/GxEPD2_270_GDEY027T91.h drives); no GDEY027T91
+// datasheet and no drawing of the V2 panel or of the HAT could be read, so
+// the panel's placement and the HAT's parts are estimates.
 PANEL_2IN7_HAT = [
     ["name", "2.7inch e-Paper HAT (V2)"],
-    // Waveshare's 2.7inch e-Paper HAT page, "Outline dimension 85.0mm x 56.0mm";
-    // the Raspberry Pi's own board outline too, so the HAT covers the Pi.
+    // Waveshare's 2.7inch e-Paper HAT page, "Outline dimension 85.0mm x 56.0mm"
+    // (as the entry had it; that page was not among the copies read for issue
+    // 24); the Raspberry Pi's own board outline too, so the HAT covers the Pi.
     ["outline", [85.0, 56.0]],
-    ["pcb", 1.6],  // estimate: standard FR4, no drawing gives it
-    // Waveshare, "Outline dimensions (raw panel): 70.42mm x 45.8mm x 0.98mm".
+    ["pcb", 1.6],  // estimate: no drawing of the HAT gives it; the common FR4 thickness
+    // Waveshare, "Outline dimensions (bare screen): 70.42mm × 45.8mm × 0.98mm"
+    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_2.7_Spec).
     ["glass", [70.42, 45.8, 0.98]],
-    // estimate (no drawing found): the glass against the board's right edge
-    // with 0.5 mm to spare, centred top to bottom; the keys use the left margin.
+    // estimate (no drawing of the HAT found): the glass against the board's
+    // right edge with 0.5 mm to spare, centred top to bottom; the keys use the
+    // left margin.
     ["glass_at", [14.08, 5.1]],
-    // Waveshare, "Display size: 57.288mm x 38.192mm" (layouts/panels.py, ACTIVE_AREA_MM).
+    // Waveshare, "Display size: 57.288mm × 38.192mm" (the page above;
+    // layouts/panels.py, ACTIVE_AREA_MM).
     ["active", [57.288, 38.192]],
     // estimate (no drawing of this raw panel found): centred top to bottom,
     // the wider margin on the flex cable's side.
     ["active_at", [9.8, 3.804]],
-    ["back", [4, 3.0]],  // estimate: the driver parts behind the board
-    ["fpc", [49.0, 16.0, 1.5]],  // estimate: a 16 mm tail, 1.5 mm round the edge
-    // The Raspberry Pi HAT/board hole pattern, 58 x 49 mm, 3.5 mm from the
-    // edges, 2.75 mm holes (Raspberry Pi's mechanical drawings).
+    ["back", [4, 3.0]],  // estimate: the driver parts behind the board; no drawing
+    ["fpc", [49.0, 16.0, 1.5]],  // estimate: a 16 mm tail, 1.5 mm round the edge; no drawing
+    // [HAT]: "4x M2.5 mounting holes drilled to 2.75mm +/- 0.05mm", 58 apart
+    // across and 49 up, 3.5 from the left and bottom edges.
     ["holes", [[[3.5, 3.5], [61.5, 3.5], [3.5, 52.5], [61.5, 52.5]], 2.75]],
     // estimate from Waveshare's product photographs, not a drawing: four
     // 6 x 6 mm tactile keys in a column in the left margin, KEY1 at the top;
     // 3.5 mm tall over the board (a common 6 x 6 mm SMD key).
     ["keys", [[[7.0, 46.0], [7.0, 34.0], [7.0, 22.0], [7.0, 10.0]], [6.0, 3.5]]],
     ["connector", []],
-    // The 40-way header on a Pi-sized board: 51 x 5 mm centred 32.5 mm from
-    // the left edge and 3.5 mm from the top (Raspberry Pi's drawings); 8.5 mm
-    // socket plus 15 mm of jumper-lead ends (estimate) for HAT B.
+    // The 40-way header: [HAT] puts its centre 29 from the left holes (32.5
+    // from the edge) on the top holes' line (3.5 from the top edge); 51 x 5
+    // is the 2 x 20 header at 2.54 mm. Depth: estimate, an 8.5 mm socket
+    // plus 15 mm of jumper-lead ends for HAT B (no drawing).
     ["header", [7.0, 50.0, 58.0, 55.0, 23.5]],
 ];
 
-// Waveshare 4.2inch e-Paper Module (V2), 400 x 300 (touch-mpr121).
+// Waveshare 4.2inch e-Paper Module (V2), 400 x 300 (touch-mpr121). Its V2 raw
+// panel uses the SSD1683 (github.com/rust-embedded-community/epd-waveshare
+// pull request 267: "uses the SSD1683 display controller") and is said to be
+// Good Display's GDEY042T81 (400 x 300, SSD1683 in GxEPD2's
+// src/gdey/GxEPD2_420_GDEY042T81.h); no GDEY042T81 datasheet or V2 drawing
+// could be read, so the glass figures are the V1 panel's drawing's.
 PANEL_4IN2_MODULE = [
     ["name", "4.2inch e-Paper Module (V2)"],
-    // Waveshare's 4.2inch e-Paper Module page, "Outline dimension 103.0 x 78.5mm".
+    // Waveshare's 4.2inch e-Paper Module page, "Outline dimension 103.0 x 78.5mm"
+    // (as the entry had it; that page was not among the copies read for issue 24).
     ["outline", [103.0, 78.5]],
-    ["pcb", 1.6],  // estimate: standard FR4
-    // Waveshare's 4.2inch e-Paper specification, part 4 "Mechanical Drawing of
-    // EPD module": 91 +-0.2 (EPD) wide, 1.18 +-0.1 thick; the Pico-ePaper-4.2
-    // page gives 90.1 x 77.0 x 1.18. The larger width is used.
+    ["pcb", 1.6],  // estimate: no drawing of the module gives it; the common FR4 thickness
+    // [WS42-V1]: "91±0.2 EPD ... 1.18±0.1"; Waveshare's Pico-ePaper-4.2 page
+    // gives "Outline dimensions (bare screen): 90.1mm × 77.0mm × 1.18mm"
+    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_4.2_Spec), the
+    // height used here. The larger width is used.
     ["glass", [91.0, 77.0, 1.18]],
     // estimate: the connector end carries the board's extra 12 mm; the glass
-    // 0.75 mm from top and bottom (78.5 - 77.0 over two).
+    // 0.75 mm from top and bottom (78.5 - 77.0 over two). No drawing of the module.
     ["glass_at", [11.0, 0.75]],
-    // Waveshare, "Display size: 84.8mm x 63.6mm"; the same drawing, 84.8 +-0.1 AA.
+    // Waveshare, "Display size: 84.8mm x 63.6mm" (the Pico page above);
+    // [WS42-V1], "84.8±0.1 AA".
     ["active", [84.8, 63.6]],
-    // The drawing's margins across: 0.9 + 1.2 + 1 = 3.1 mm each side of the AA
-    // (91 = 3.1 + 84.8 + 3.1). Up and down no figure was found: estimate 3.1 mm
-    // at the top, the rest (10.3 mm) on the flex cable's side, at the bottom.
+    // [WS42-V1]'s margins across: "0.9 1.2 1", so 3.1 mm each side of the AA
+    // (91 = 3.1 + 84.8 + 3.1). Up and down: estimate, no figure was found:
+    // 3.1 mm at the top, the rest (10.3 mm) on the flex cable's side, at the bottom.
     ["active_at", [3.1, 10.3]],
-    ["back", [4, 3.0]],  // estimate
-    ["fpc", [56.5, 24.0, 1.5]],  // estimate
+    ["back", [4, 3.0]],  // estimate: no drawing of the module's back
+    ["fpc", [56.5, 24.0, 1.5]],  // estimate: no drawing of the module's flex
     // Four corner holes are on the board; no drawing with their positions was found.
     ["holes", [[], 3.0]],
     ["keys", []],
     // estimate: the 9-pin cable connector on the back at the connector end,
-    // with the plug and the bend of its wires.
+    // with the plug and the bend of its wires; no drawing.
     ["connector", [4.5, 27.0, 8.0, 24.0, 16.0]],
     ["header", []],
 ];
 
-// Waveshare 2.9inch e-Paper Module (V2), 296 x 128 (touch-serial).
+// Waveshare 2.9inch e-Paper Module (V2), 296 x 128 (touch-serial). Its raw
+// panel is Good Display's GDEY029T94: [WS29-SPEC] and [GD29] give the same
+// outline, active area and controller (SSD1680).
 PANEL_2IN9_MODULE = [
     ["name", "2.9inch e-Paper Module (V2)"],
-    // Waveshare's 2.9inch e-Paper Module page, "Outline dimension 89.5 x 38.0mm".
+    // [WS29-MAN]: "PCB: 89.5mm × 38mm".
     ["outline", [89.5, 38.0]],
-    ["pcb", 1.6],  // estimate
-    // Waveshare, "Outline dimensions (raw panel): 79.0mm x 36.7mm x 1.05mm".
-    ["glass", [79.0, 36.7, 1.05]],
-    ["glass_at", [10.0, 0.65]],  // estimate, as for the 4.2"
-    // Waveshare, "Display size: 66.89mm x 29.05mm".
+    // Weaker: both hobbyist models, [H-MW] "waveshare_epaper_thickness = 1.6"
+    // and [H-RC] "thickness=1.6"; no Waveshare drawing gives it.
+    ["pcb", 1.6],
+    // [WS29-SPEC] 1.3: "Outline Dimension 36.7(H)×79.0(V)×1.2(T)"; [GD29]:
+    // "Outline Dimension 36.7(H)×79.0(V) ×1.2(D)". (The drawing's side view
+    // says 1.1±0.1; Waveshare's page says 1.05: the largest is used.)
+    ["glass", [79.0, 36.7, 1.2]],
+    // Weaker: both hobbyist models centre the glass on the board ([H-MW]
+    // "(waveshare_epaper_length - waveshare_epaper_screen_width) / 2"; [H-RC]
+    // glass and board both centred): (89.5 - 79.0) / 2, (38.0 - 36.7) / 2.
+    ["glass_at", [5.25, 0.65]],
+    // Waveshare, "Display size: 66.89mm × 29.05mm"; [WS29-SPEC] 1.4, "66.90
+    // A.A" and "29.06(A.A)".
     ["active", [66.89, 29.05]],
-    // estimate (no drawing found): centred across, the wider margin (8.61 of
-    // 12.11 mm) at the flex cable's end, on the left.
-    ["active_at", [8.61, 3.825]],
-    ["back", [4, 3.0]],  // estimate
-    ["fpc", [24.0, 14.0, 1.5]],  // estimate: clear of the channel's stops
-    ["holes", [[], 3.0]],  // not found in a drawing
+    // [WS29-SPEC] 1.4: from the glass's far end "3.00" to the A.A, so
+    // 79.00 - 66.90 - 3.00 = 9.10 on the flex cable's end (the left); "3.82"
+    // from the glass's edge to the A.A, both long sides (36.70 - 29.06 = 2 x 3.82).
+    ["active_at", [9.1, 3.82]],
+    // estimate: the driver parts behind the board; [H-MW] models the flex's
+    // connector on the back 2 mm tall, under this.
+    ["back", [4, 3.0]],
+    // [WS29-SPEC] 1.4: the flex leaves the glass's short side (the left),
+    // "10.42" from the top edge and "10.97" from the bottom, so 15.31 wide
+    // centred 0.65 + 10.97 + 15.31 / 2 = 19.27 up the board, and "14.40" long.
+    // Weaker: [H-MW] and [H-RC] fold it round the board's short edge to the
+    // back. How far it stands beyond that edge: estimate, 1.5 mm (its bend).
+    ["fpc", [19.27, 15.31, 1.5, "left"]],
+    // Weaker: [H-MW] and [H-RC] put four holes 2.5 from each edge
+    // ("waveshare_epaper_bolt_inset = 2.5", "hole_offset=2.5"); their
+    // diameters differ (2 and 3 mm): 3.0 kept. Not used by the body.
+    ["holes", [[[2.5, 2.5], [87.0, 2.5], [2.5, 35.5], [87.0, 35.5]], 3.0]],
     ["keys", []],
-    ["connector", [4.5, 7.0, 8.0, 24.0, 16.0]],  // estimate
+    // estimate: the 8-pin cable connector on the back at the flex's end, with
+    // its plug and the bend of its wires. Both hobbyist models put it at the
+    // other end instead, with its plug going in from the board's end ([H-RC]
+    // "ribbon connector" 7.5 x 20 x 5.5 at the right end; [H-MW] 18.8 x 6 x
+    // 5.7): measure yours before printing (hardware/README.md).
+    ["connector", [4.5, 7.0, 8.0, 24.0, 16.0]],
     ["header", []],
 ];
