@@ -57,9 +57,19 @@ function pcb_w(b) = -WALL - CLEAR - gt(b);  // w of the board's front
 // The edge the flex cable folds round: "bottom" unless its entry names "left"
 // (a panel whose flex leaves the glass's short side, as the 2.9" one's does).
 function fpc_edge(p) = let(f = pget(p, "fpc")) len(f) > 3 ? f[3] : "bottom";
-// Room a flex folded round a side edge needs between the board and the end
-// wall; the body grows by it on both sides, so the board stays centred.
-function flex_side(b) = let(p = bget(b, "panel")) fpc_edge(p) == "bottom" ? 0 : pget(p, "fpc")[2];
+// How far the module's connector (its plug and the bend of its leads, when they
+// leave along the board) reaches past the board's right (m = 0) or left (m = 1)
+// edge; 0 when it stays on the board.
+function cn_past(p, m) = let(c = pget(p, "connector"), w = pget(p, "outline")[0])
+    len(c) == 0 ? 0 : max(0, m == 0 ? c[0] + c[2] - w : -c[0]);
+// Whether the connector sits at edge m, where the channel's lip and rib run.
+function cn_at(p, m) = let(c = pget(p, "connector"), w = pget(p, "outline")[0])
+    len(c) > 0 && (m == 0 ? c[0] + c[2] > w - LIP - CLEAR : c[0] < LIP + CLEAR);
+// Room between the board and each end wall: what a flex folded round a side edge
+// or a connector's leads need; the body grows by the larger on both sides, so
+// the board stays centred and the two seats' faces (mirror images) fit alike.
+function flex_side(b) = let(p = bget(b, "panel"))
+    max(fpc_edge(p) == "bottom" ? 0 : pget(p, "fpc")[2], cn_past(p, 0), cn_past(p, 1));
 function body_w(b) = ow(b) + 2 * CLEAR + 2 * WALL + 2 * flex_side(b);
 function body_h(b) = (bget(b, "t0") + oh(b) + CLEAR + 2 + WALL) * cos(bget(b, "tilt")) + 2;
 function hy(b, z, g) = bget(b, "depth") / 2 - z * tan(bget(b, "tilt")) + g / cos(bget(b, "tilt"));
@@ -186,10 +196,15 @@ module face_solid(b, seat) {
         f = pget(p, "fpc");
         // mirror m = 1 is the board's left edge: where a side flex folds round,
         // the rib beside the edge stops 1 mm under the flex, so the flex comes
-        // down the channel from the top without meeting it.
+        // down the channel from the top without meeting it; at the connector's
+        // edge the lip behind the board and the rib stop 1 mm under the
+        // connector, which comes down the channel plugged in.
+        cn = pget(p, "connector");
         for (m = [0, 1]) mirror([m, 0, 0]) {
-            rib_top = m == 1 && fpc_edge(p) == "left" ? t0 + f[0] - f[1] / 2 - 1 : body_slope(b);
-            box([ow(b) / 2 - LIP, t0 - 3, back - LIP_T], [out + 0.01, body_slope(b), back]);
+            cn_top = cn_at(p, m) ? t0 + cn[1] - 1 : body_slope(b);
+            flex_top = m == 1 && fpc_edge(p) == "left" ? t0 + f[0] - f[1] / 2 - 1 : body_slope(b);
+            rib_top = min(cn_top, flex_top);
+            box([ow(b) / 2 - LIP, t0 - 3, back - LIP_T], [out + 0.01, cn_top, back]);
             box([ow(b) / 2 + CLEAR - 0.01, t0 - 3, back - LIP_T], [out + 0.5, rib_top, -WALL + 0.01]);
             box([ow(b) / 2 - 8, t0 - CLEAR - 3, back], [out + 0.01, t0 - CLEAR, -WALL + 0.01]);
         }

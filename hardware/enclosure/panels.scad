@@ -168,11 +168,14 @@ PANEL_2IN9_MODULE = [
     // diameters differ (2 and 3 mm): 3.0 kept. Not used by the body.
     ["holes", [[[2.5, 2.5], [87.0, 2.5], [2.5, 35.5], [87.0, 35.5]], 3.0]],
     ["keys", []],
-    // estimate: the 8-pin cable connector on the back at the flex's end, with
-    // its plug and the bend of its wires. Both hobbyist models put it at the
-    // other end instead, with its plug going in from the board's end ([H-RC]
-    // "ribbon connector" 7.5 x 20 x 5.5 at the right end; [H-MW] 18.8 x 6 x
-    // 5.7): measure yours before printing (hardware/README.md).
-    ["connector", [4.5, 7.0, 8.0, 24.0, 16.0]],
+    // The 8-pin cable connector on the back at the end away from the flex, its
+    // plug going in from the board's end and the leads leaving along the board:
+    // so both hobbyist models of the board ([H-MW] an 18.8 x 6 x 5.7 mm socket
+    // centred across at that end, the wires straight out of it; [H-RC] the same
+    // end, the cable running 10 mm beyond the edge). No Waveshare drawing of the
+    // module's back was found: the socket's place is [H-MW]'s (83.5 = 89.5 - 6,
+    // 9.6 = (38 - 18.8) / 2), and the plug and the leads' bend are taken as
+    // [H-RC]'s 10 mm past the edge (16 = 6 + 10). Measure yours before printing.
+    ["connector", [83.5, 9.6, 16.0, 18.8, 5.7]],
     ["header", []],
 ];
