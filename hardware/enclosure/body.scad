@@ -55,7 +55,8 @@ function oh(b) = pget(bget(b, "panel"), "outline")[1];
 function gt(b) = pget(bget(b, "panel"), "glass")[2];
 function pcb_w(b) = -WALL - CLEAR - gt(b);  // w of the board's front
 // The edge the flex cable folds round: "bottom" unless its entry names "left"
-// (a panel whose flex leaves the glass's short side, as the 2.9" one's does).
+// or "right" (a panel whose flex leaves the glass's short side, as the 2.9"
+// and 2.7" ones' do).
 function fpc_edge(p) = let(f = pget(p, "fpc")) len(f) > 3 ? f[3] : "bottom";
 // How far the module's connector (its plug and the bend of its leads, when they
 // leave along the board) reaches past the board's right (m = 0) or left (m = 1)
@@ -113,11 +114,16 @@ module board_parts(b, seat, reach = 0) {
     box([ga[0], ga[1], 0], [ga[0] + g[0], ga[1] + g[1] + reach, g[2]]);
     box([0, 0, -pcb], [ow(b), oh(b) + reach, 0]);
     box([bk[0], bk[0], -pcb - bk[1]], [ow(b) - bk[0], oh(b) - bk[0] + reach, -pcb]);
-    assert(fpc_edge(p) == "bottom" || fpc_edge(p) == "left", "fpc: edge is bottom or left");
-    // A flex on the left edge runs from the glass's end over the board's
-    // front and round its edge; one on the bottom edge, round the bottom.
+    assert(fpc_edge(p) == "bottom" || fpc_edge(p) == "left" || fpc_edge(p) == "right",
+        "fpc: edge is bottom, left or right");
+    // A flex on a side edge runs from the glass's end over the board's front
+    // and round that edge (or, a glass past the edge, round the glass's end);
+    // one on the bottom edge, round the bottom.
     if (fpc_edge(p) == "left")
-        box([-f[2], f[0] - f[1] / 2, -pcb], [ga[0], f[0] + f[1] / 2 + reach, g[2]]);
+        box([min(ga[0], 0) - f[2], f[0] - f[1] / 2, -pcb], [max(ga[0], 0), f[0] + f[1] / 2 + reach, g[2]]);
+    else if (fpc_edge(p) == "right")
+        box([min(ga[0] + g[0], ow(b)), f[0] - f[1] / 2, -pcb],
+            [max(ga[0] + g[0], ow(b)) + f[2], f[0] + f[1] / 2 + reach, g[2]]);
     else
         box([f[0] - f[1] / 2, -f[2], -pcb], [f[0] + f[1] / 2, reach, g[2]]);
     k = pget(p, "keys");
@@ -194,15 +200,15 @@ module face_solid(b, seat) {
     } else in_face(b, seat) {
         out = ow(b) / 2 + CLEAR + flex_side(b);  // the end wall's inside
         f = pget(p, "fpc");
-        // mirror m = 1 is the board's left edge: where a side flex folds round,
-        // the rib beside the edge stops 1 mm under the flex, so the flex comes
-        // down the channel from the top without meeting it; at the connector's
-        // edge the lip behind the board and the rib stop 1 mm under the
-        // connector, which comes down the channel plugged in.
+        // mirror m = 1 is the board's left edge, m = 0 its right: where a side
+        // flex folds round, the rib beside the edge stops 1 mm under the flex,
+        // so the flex comes down the channel from the top without meeting it;
+        // at the connector's edge the lip behind the board and the rib stop
+        // 1 mm under the connector, which comes down the channel plugged in.
         cn = pget(p, "connector");
         for (m = [0, 1]) mirror([m, 0, 0]) {
             cn_top = cn_at(p, m) ? t0 + cn[1] - 1 : body_slope(b);
-            flex_top = m == 1 && fpc_edge(p) == "left" ? t0 + f[0] - f[1] / 2 - 1 : body_slope(b);
+            flex_top = fpc_edge(p) == (m == 1 ? "left" : "right") ? t0 + f[0] - f[1] / 2 - 1 : body_slope(b);
             rib_top = min(cn_top, flex_top);
             box([ow(b) / 2 - LIP, t0 - 3, back - LIP_T], [out + 0.01, cn_top, back]);
             box([ow(b) / 2 + CLEAR - 0.01, t0 - 3, back - LIP_T], [out + 0.5, rib_top, -WALL + 0.01]);

@@ -22,11 +22,30 @@
 //   [WS42-V1] Waveshare, "4.2inch e-Paper" specification (2017-03-01, the V1
 //       raw panel), part 4 "Mechanical Drawing of EPD module", as text at
 //       https://www.manualshelf.com/manual/waveshare/13353/datasheet-english.html
+//   [WS42-MAN] Waveshare, "4.2inch e-Paper Module User Manual" V2.0
+//       (2018-12-05), page 7 (read from the copy in
+//       github.com/troncart/E-ink-Display, 4.2inch-e-paper-module-user-manual-en.pdf).
+//   [GD42Q] Good Display, GDEQ042T81 specification Rev 1.0 (2022-11-09), part
+//       1.3 and part 1.4 "Mechanical Drawing of EPD module" (SSD1683, 400 x 300;
+//       the drawing read off the rendered page), from the copy in
+//       github.com/markbirss/E-paper-Display-Library-of-GoodDisplay,
+//       Specifications_E-paper-Display/GDEQ042T81.pdf. A sibling of GDEY042T81,
+//       the panel said to be in the V2 module: a public driver's comment quotes
+//       Good Display, "The GDEQ042T81 is fully compatible with GDEY042T81".
+//   [GD27W3] Good Display, GDEW027W3 specification Rev 3.3 (2020-09-21), part
+//       1.3 and part 1.4 "Mechanical Drawing of EPD module" (the drawing read
+//       off the rendered page), same repository,
+//       Specifications_E-paper-Display/GDEW027W3.pdf: the raw panel of the
+//       2.7" V1 (EK79652); the V2 panel's outline and active area as Waveshare
+//       gives them are the same figures.
 //   [HAT] Raspberry Pi, "HAT board mechanical specification",
 //       github.com/raspberrypi/hats, hat-board-mechanical.pdf.
 //   [H-MW] hobbyist model: github.com/mattwach/epaper_clock,
 //       case_design/lib/mattwach/vitamins/electronics/waveshare_epaper_2.9in.scad
 //   [H-RC] hobbyist model: github.com/TeXitoi/rusty-clock, cad/box-v2/epaper.scad
+//   [H-JX] hobbyist model: github.com/JONA-X/3D-printing-frame-for-4.2inch-e-ink-display-waveshare,
+//       complete_frame.scad (a frame measured round a 4.2" module, V1 by its
+//       shop link): the window on the board.
 //
 // Fields (read with pget(entry, "name")):
 //   outline      board outline [w, h]
@@ -38,7 +57,8 @@
 //   back         components behind the board: [inset from the outline, depth]
 //   fpc          the flex cable folded round an edge of the board:
 //                [centre along that edge, width, how far it stands beyond the
-//                edge] and, for a side edge, "left" (the bottom edge otherwise)
+//                edge] and, for a side edge, "left" or "right" (the bottom
+//                edge otherwise)
 //   holes        mounting holes [[x, y], ...] and their diameter (not used by
 //                the body: the channel holds a board by its edges)
 //   keys         keys on the board's front [[x, y], ...], their [side, height
@@ -52,8 +72,11 @@ function pget(entry, key) = entry[search([key], entry)[0]][1];
 // Waveshare 2.7inch e-Paper HAT (V2), 264 x 176 (the minimal build). Its raw
 // panel is said to be Good Display's GDEY027T91 (SSD1680, 176 x 264: the
 // panel GxEPD2's src/gdey/GxEPD2_270_GDEY027T91.h drives); no GDEY027T91
-// datasheet and no drawing of the V2 panel or of the HAT could be read, so
-// the panel's placement and the HAT's parts are estimates.
+// datasheet (its copy in the repository above is past what can be fetched)
+// and no drawing of the V2 panel or of the HAT could be read. The active
+// area's place on the glass and the flex are [GD27W3]'s, the V1 panel's
+// drawing, whose outline and active area are the V2 panel's figures; where
+// the glass sits on the HAT and the HAT's parts are estimates.
 PANEL_2IN7_HAT = [
     ["name", "2.7inch e-Paper HAT (V2)"],
     // Waveshare's 2.7inch e-Paper HAT page, "Outline dimension 85.0mm x 56.0mm"
@@ -62,20 +85,32 @@ PANEL_2IN7_HAT = [
     ["outline", [85.0, 56.0]],
     ["pcb", 1.6],  // estimate: no drawing of the HAT gives it; the common FR4 thickness
     // Waveshare, "Outline dimensions (bare screen): 70.42mm × 45.8mm × 0.98mm"
-    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_2.7_Spec).
+    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_2.7_Spec); [GD27W3]
+    // 1.3, "Outline Dimension 70.42(H)×45.8(V) ×0.98(D)", and 1.4, "70,42±0,2
+    // TFT", "45,8±0,2 TFT", "0,98±0,1".
     ["glass", [70.42, 45.8, 0.98]],
     // estimate (no drawing of the HAT found): the glass against the board's
-    // right edge with 0.5 mm to spare, centred top to bottom; the keys use the
-    // left margin.
+    // right edge with 0.5 mm to spare (where its flex folds round), centred top
+    // to bottom; the keys use the left margin.
     ["glass_at", [14.08, 5.1]],
     // Waveshare, "Display size: 57.288mm × 38.192mm" (the page above;
     // layouts/panels.py, ACTIVE_AREA_MM).
     ["active", [57.288, 38.192]],
-    // estimate (no drawing of this raw panel found): centred top to bottom,
-    // the wider margin on the flex cable's side.
-    ["active_at", [9.8, 3.804]],
+    // [GD27W3] 1.4: "3,816" from the glass's end away from the flex to the AA
+    // (so 70.42 - 57.288 - 3.816 = 9.316 on the flex's end) and "3,804" from
+    // its top edge (so 45.8 - 38.192 - 3.804 = 3.804 at the bottom too). The
+    // flex's end is on the right here (see "fpc").
+    ["active_at", [3.816, 3.804]],
     ["back", [4, 3.0]],  // estimate: the driver parts behind the board; no drawing
-    ["fpc", [49.0, 16.0, 1.5]],  // estimate: a 16 mm tail, 1.5 mm round the edge; no drawing
+    // [GD27W3] 1.4: the flex leaves the glass's short end, "6.05" from its top
+    // edge and "24.25" from its bottom edge at the glass (45.8 - 6.05 - 24.25 =
+    // 15.5 wide, centred 5.1 + 24.25 + 7.75 = 37.1 up the board), "24.00" long
+    // beyond the glass (its 24-way tail "12.50" wide). Which end of the HAT it
+    // leaves: estimate, the right, folded round the board's right edge: the
+    // glass lies against that edge and the keys fill the left margin, where a
+    // flex would cross them (no drawing of the HAT). How far the fold stands
+    // beyond the edge (1.5): estimate.
+    ["fpc", [37.1, 15.5, 1.5, "right"]],
     // [HAT]: "4x M2.5 mounting holes drilled to 2.75mm +/- 0.05mm", 58 apart
     // across and 49 up, 3.5 from the left and bottom edges.
     ["holes", [[[3.5, 3.5], [61.5, 3.5], [3.5, 52.5], [61.5, 52.5]], 2.75]],
@@ -95,31 +130,50 @@ PANEL_2IN7_HAT = [
 // panel uses the SSD1683 (github.com/rust-embedded-community/epd-waveshare
 // pull request 267: "uses the SSD1683 display controller") and is said to be
 // Good Display's GDEY042T81 (400 x 300, SSD1683 in GxEPD2's
-// src/gdey/GxEPD2_420_GDEY042T81.h); no GDEY042T81 datasheet or V2 drawing
-// could be read, so the glass figures are the V1 panel's drawing's.
+// src/gdey/GxEPD2_420_GDEY042T81.h); no GDEY042T81 datasheet or Waveshare V2
+// drawing could be read: the glass, the active area's place on it and the
+// flex are from the drawing of its sibling GDEQ042T81 ([GD42Q]), which agrees
+// with the V1 panel's drawing ([WS42-V1]) across. No drawing of the module's
+// board was found: where the glass sits on it is a hobbyist's ([H-JX]), its
+// back (connector, holes, parts) estimates.
 PANEL_4IN2_MODULE = [
     ["name", "4.2inch e-Paper Module (V2)"],
-    // Waveshare's 4.2inch e-Paper Module page, "Outline dimension 103.0 x 78.5mm"
-    // (as the entry had it; that page was not among the copies read for issue 24).
+    // [WS42-MAN] p. 7, "Dimension": "PCB: 103.0mm × 78.5mm", "Raw Panel:
+    // 90.1mm × 77.0mm" (the module's manual of 2018; the entry had the same
+    // from Waveshare's module page, "Outline dimension 103.0 x 78.5mm").
     ["outline", [103.0, 78.5]],
     ["pcb", 1.6],  // estimate: no drawing of the module gives it; the common FR4 thickness
-    // [WS42-V1]: "91±0.2 EPD ... 1.18±0.1"; Waveshare's Pico-ePaper-4.2 page
-    // gives "Outline dimensions (bare screen): 90.1mm × 77.0mm × 1.18mm"
-    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_4.2_Spec), the
-    // height used here. The larger width is used.
+    // [GD42Q] 1.3: "TFT Area 91.0 (H)×77.0 (V)"; 1.4: "91±0.1 (TFT OD)",
+    // "77±0.1 (TFT OD)", "1.126±0.1 Without protective film of PS and pull
+    // tape". [WS42-V1]: "91±0.2 EPD ... 1.18±0.1"; Waveshare's Pico-ePaper-4.2
+    // page: "Outline dimensions (bare screen): 90.1mm × 77.0mm × 1.18mm"
+    // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_4.2_Spec). The
+    // larger width and thickness are used.
     ["glass", [91.0, 77.0, 1.18]],
-    // estimate: the connector end carries the board's extra 12 mm; the glass
-    // 0.75 mm from top and bottom (78.5 - 77.0 over two). No drawing of the module.
-    ["glass_at", [11.0, 0.75]],
+    // Weaker, a hobbyist's: [H-JX] frames the module's window
+    // "displayInnerFrameLeftRight = 9.2" from each side edge of the board
+    // ("displayInnerWidth = 84.5"), so the active area is centred across the
+    // board, and with [GD42Q]'s 3.1 mm each side of it the glass too:
+    // (103 - 91) / 2 = 6.0. Up and down centred, (78.5 - 77.0) / 2: [H-JX]'s
+    // "displayInnerFrameTop = 4" and "displayInnerFrameBottom = 11.5" (on a
+    // 79 mm board) with [GD42Q]'s 3.1 and 10.3 put it within 0.25 mm of that.
+    // No Waveshare drawing of the module.
+    ["glass_at", [6.0, 0.75]],
     // Waveshare, "Display size: 84.8mm x 63.6mm" (the Pico page above);
     // [WS42-V1], "84.8±0.1 AA".
     ["active", [84.8, 63.6]],
-    // [WS42-V1]'s margins across: "0.9 1.2 1", so 3.1 mm each side of the AA
-    // (91 = 3.1 + 84.8 + 3.1). Up and down: estimate, no figure was found:
-    // 3.1 mm at the top, the rest (10.3 mm) on the flex cable's side, at the bottom.
+    // [GD42Q] 1.4: "3.1" from the glass's right edge and from its top edge to
+    // the "TFT AA", so 91 - 84.8 - 3.1 = 3.1 at the left ([WS42-V1]'s "0.9 1.2
+    // 1" each side agrees) and 77 - 63.6 - 3.1 = 10.3 at the bottom, the flex
+    // cable's edge.
     ["active_at", [3.1, 10.3]],
     ["back", [4, 3.0]],  // estimate: no drawing of the module's back
-    ["fpc", [56.5, 24.0, 1.5]],  // estimate: no drawing of the module's flex
+    // [GD42Q] 1.4: the flex leaves the glass's bottom (long) edge "16±0.1"
+    // wide, "37.5±0.2" from the glass's right end (37.5 + 16 + 37.5 = 91:
+    // centred, 6.0 + 45.5 = 51.5 along the board), "18.5±0.3" long beyond the
+    // glass, its 24-way tail "12.5±0.1" wide. How far its fold round the
+    // board's bottom edge stands beyond that edge (1.5): estimate.
+    ["fpc", [51.5, 16.0, 1.5]],
     // Four corner holes are on the board; no drawing with their positions was found.
     ["holes", [[], 3.0]],
     ["keys", []],
