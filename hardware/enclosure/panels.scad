@@ -46,6 +46,11 @@
 //   [H-JX] hobbyist model: github.com/JONA-X/3D-printing-frame-for-4.2inch-e-ink-display-waveshare,
 //       complete_frame.scad (a frame measured round a 4.2" module, V1 by its
 //       shop link): the window on the board.
+//   [H-IK] hobbyist model: github.com/c0de111/inki (commit 7a1fd7d),
+//       hardware/enclosure/Case_frame_waveshare_4_2_epaper/case_4_2.FCStd, the
+//       part "Waveshare 4.2" e-Paper Module v1" (for the V2 module, its README
+//       says): its "PCB" and its "Display folded cable" shapes, read as
+//       vertices and circles from the file's BREP shapes.
 //
 // Fields (read with pget(entry, "name")):
 //   outline      board outline [w, h]
@@ -134,15 +139,17 @@ PANEL_2IN7_HAT = [
 // drawing could be read: the glass, the active area's place on it and the
 // flex are from the drawing of its sibling GDEQ042T81 ([GD42Q]), which agrees
 // with the V1 panel's drawing ([WS42-V1]) across. No drawing of the module's
-// board was found: where the glass sits on it is a hobbyist's ([H-JX]), its
-// back (connector, holes, parts) estimates.
+// board was found: where the glass sits on it, the board's thickness, holes
+// and connector are two hobbyists' ([H-JX], [H-IK]); how the plug goes in is
+// an estimate.
 PANEL_4IN2_MODULE = [
     ["name", "4.2inch e-Paper Module (V2)"],
     // [WS42-MAN] p. 7, "Dimension": "PCB: 103.0mm × 78.5mm", "Raw Panel:
     // 90.1mm × 77.0mm" (the module's manual of 2018; the entry had the same
     // from Waveshare's module page, "Outline dimension 103.0 x 78.5mm").
     ["outline", [103.0, 78.5]],
-    ["pcb", 1.6],  // estimate: no drawing of the module gives it; the common FR4 thickness
+    // Weaker: [H-IK]'s board is 1.7 thick (its faces at z -0.85 and 0.85).
+    ["pcb", 1.7],
     // [GD42Q] 1.3: "TFT Area 91.0 (H)×77.0 (V)"; 1.4: "91±0.1 (TFT OD)",
     // "77±0.1 (TFT OD)", "1.126±0.1 Without protective film of PS and pull
     // tape". [WS42-V1]: "91±0.2 EPD ... 1.18±0.1"; Waveshare's Pico-ePaper-4.2
@@ -157,7 +164,8 @@ PANEL_4IN2_MODULE = [
     // (103 - 91) / 2 = 6.0. Up and down centred, (78.5 - 77.0) / 2: [H-JX]'s
     // "displayInnerFrameTop = 4" and "displayInnerFrameBottom = 11.5" (on a
     // 79 mm board) with [GD42Q]'s 3.1 and 10.3 put it within 0.25 mm of that.
-    // No Waveshare drawing of the module.
+    // [H-IK] agrees: its glass spans x 6.0-97.0 and y 0.71-77.79 on its
+    // 103 x 78.5 board. No Waveshare drawing of the module.
     ["glass_at", [6.0, 0.75]],
     // Waveshare, "Display size: 84.8mm x 63.6mm" (the Pico page above);
     // [WS42-V1], "84.8±0.1 AA".
@@ -167,19 +175,27 @@ PANEL_4IN2_MODULE = [
     // 1" each side agrees) and 77 - 63.6 - 3.1 = 10.3 at the bottom, the flex
     // cable's edge.
     ["active_at", [3.1, 10.3]],
-    ["back", [4, 3.0]],  // estimate: no drawing of the module's back
+    // estimate, no drawing of the module's back; [H-IK]'s parts there stand at
+    // most 2.74 mm off the board, 20 mm and more in from its edges.
+    ["back", [4, 3.0]],
     // [GD42Q] 1.4: the flex leaves the glass's bottom (long) edge "16±0.1"
     // wide, "37.5±0.2" from the glass's right end (37.5 + 16 + 37.5 = 91:
     // centred, 6.0 + 45.5 = 51.5 along the board), "18.5±0.3" long beyond the
     // glass, its 24-way tail "12.5±0.1" wide. How far its fold round the
     // board's bottom edge stands beyond that edge (1.5): estimate.
     ["fpc", [51.5, 16.0, 1.5]],
-    // Four corner holes are on the board; no drawing with their positions was found.
-    ["holes", [[], 3.0]],
+    // Weaker: [H-IK]'s board has four 3.0 mm holes (radius 1.5) 3.1 mm in from
+    // each edge (centres at x ±48.4, y ±36.15 on its 103 x 78.5 board). Not
+    // used by the body.
+    ["holes", [[[3.1, 3.1], [99.9, 3.1], [3.1, 75.4], [99.9, 75.4]], 3.0]],
     ["keys", []],
-    // estimate: the 9-pin cable connector on the back at the connector end,
-    // with the plug and the bend of its wires; no drawing.
-    ["connector", [4.5, 27.0, 8.0, 24.0, 16.0]],
+    // Weaker: [H-IK]'s board carries its socket on the back at the right end,
+    // x 94.8-102.9, y 29.3-49.5, 5.5 mm deep (the row of 8 header holes is at
+    // the left end, 3.0 mm in). The socket reaches the board's edge, so its
+    // plug is taken to go in from that end, its leads leaving along the board
+    // 10 mm past the edge, as for the 2.9" module ([H-RC]): estimate, no
+    // drawing shows the plug. 18.1 = 8.1 + 10. Measure yours before printing.
+    ["connector", [94.8, 29.3, 18.1, 20.2, 5.5]],
     ["header", []],
 ];
 

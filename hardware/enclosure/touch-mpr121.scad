@@ -8,7 +8,7 @@ part = "body";
 BUILD = [
     ["panel", PANEL_4IN2_MODULE],
     ["tilt", 20],  // degrees back from vertical: body.scad says why
-    ["depth", 110],  // the foot print, seat to seat: room for both modules' plugs
+    ["depth", 110],  // the foot print, seat to seat: room for plugs behind the boards (their sockets now sit at the boards' ends: room to spare)
     ["t0", 26],  // the module's bottom edge up the face: the keys go under it
     ["retainer", "channel"],
     ["pi_stack", false],
