@@ -413,49 +413,66 @@ def markdown(r: dict[str, Any]) -> str:
         "## On a Raspberry Pi Zero 2 W (an estimate)",
         "",
     ]
-    cpu = r["cpu_reference"]
-    if cpu["sysbench_events_per_s"]:
-        slower = cpu["slower_on_zero2w"]
-        worst_sw = max(
-            g["software"]["p99_ms"] for m in models.values() for g in by_game(m).values()
-        )
-        lines += [
-            f"This machine runs sysbench's CPU test (one thread, primes to 10,000) at "
-            f"{_f(cpu['sysbench_events_per_s'])} events/s. Published for a Pi 3 B+ (the same",
-            f"Cortex-A53 cores at 1.4 GHz): {cpu['pi3bplus_published']:g} events/s; scaled to",
-            f"the Zero 2 W's 1.0 GHz, about {_f(cpu['zero2w_estimated'])} events/s, so about "
-            f"{slower:g}x slower than here. *Estimate:* the software part of a touch",
-            f"(worst p99 here {_f(worst_sw)} ms) would take about "
-            f"{_f(worst_sw * slower)} ms there, the first frame about "
-            f"{_f(r['first_frame_ms'] * slower)} ms; the panel part does not change. Python on an",
-            "in-order A53 may fare worse than a C prime sieve suggests, and the journal's",
-            "fsync on the SD card, before every frame, comes on top (the bench keeps the",
-            "journal on a tmpfs), so treat these as a lower bound until the hardware issue",
-            "measures the real board.",
-            "",
-            "Touch to visible at p99 on a Zero 2 W, each panel (the software part scaled,",
-            "plus the panel's refresh and the queue in front of it, as measured here):",
-            "",
-            "| panel | here | Zero 2 W (estimate) |",
-            "|---|---|---|",
-        ]
-        zero = cpu["zero2w_touch_to_visible_p99_ms"] or {}
-        for model, m in models.items():
-            lines.append(
-                f"| {model} | {_f(m['touch_to_visible_p99_ms'])} ms | "
-                f"{_f(zero.get(model, float('nan')))} ms |"
-            )
-    else:
-        lines.append(
-            "sysbench is not installed here, so there is no CPU reference and no estimate: "
-            "`sudo make bench` installs Debian's sysbench first."
-        )
+    lines += zero2w(r)
     lines += ["", "## Why", ""]
     lines += why(r)
     lines += ["", "## Earlier measurements, same run", ""]
     for name, text in r["earlier"].items():
         lines += [f"`bench/{name}`:", "", "```", text, "```", ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def zero2w(r: dict[str, Any]) -> list[str]:
+    """The Zero 2 W estimate: how much slower it is by the reference used (sysbench
+    when it ran, else the Python workload, bench/reference.py), the other beside it."""
+    cpu, models = r["cpu_reference"], r["models"]
+    slower, python = cpu["slower_on_zero2w"], cpu["python_workload"]
+    worst_sw = max(g["software"]["p99_ms"] for m in models.values() for g in by_game(m).values())
+    by_python = (
+        f"a fixed Python workload (bench/reference.py) takes {_f(python['pass_ms'])} ms a pass "
+        f"here; published for a Pi 3 B+ ({python['published']}), "
+        f"{_f(python['pi3bplus_published_pass_ms'])} ms, about "
+        f"{_f(python['zero2w_estimated_pass_ms'])} ms at the Zero 2 W's clock: "
+        f"{python['slower_on_zero2w']:g}x slower than here"
+    )
+    if cpu["used"] == "sysbench":
+        head = [
+            f"This machine runs sysbench's CPU test (one thread, primes to 10,000) at "
+            f"{_f(cpu['sysbench_events_per_s'])} events/s. Published for a Pi 3 B+ (the same "
+            f"Cortex-A53 cores at 1.4 GHz): {cpu['pi3bplus_published']:g} events/s; scaled to "
+            f"the Zero 2 W's 1.0 GHz, about {_f(cpu['zero2w_estimated'])} events/s, so about "
+            f"{slower:g}x slower than here: the figure used below. Beside it, {by_python} "
+            "(one user's published run; Python on the in-order A53 may well fare worse "
+            "than a C prime sieve suggests).",
+        ]
+    else:
+        head = [
+            "sysbench is not installed here (`sudo make bench` installs Debian's), so the "
+            f"estimate uses the Python reference: {by_python}.",
+        ]
+    lines = [
+        *head,
+        "",
+        f"*Estimate:* the software part of a touch (worst p99 here {_f(worst_sw)} ms) "
+        f"would take about {_f(worst_sw * slower)} ms there, the first frame about "
+        f"{_f(r['first_frame_ms'] * slower)} ms; the panel part does not change. The "
+        "journal's fsync on the SD card, before every frame, comes on top (the bench "
+        "keeps the journal on a tmpfs), so treat these as a lower bound until the "
+        "hardware issue measures the real board.",
+        "",
+        "Touch to visible at p99 on a Zero 2 W, each panel (the software part scaled,",
+        "plus the panel's refresh and the queue in front of it, as measured here):",
+        "",
+        "| panel | here | Zero 2 W (estimate) | by the Python reference |",
+        "|---|---|---|---|",
+    ]
+    zero, slow = cpu["zero2w_touch_to_visible_p99_ms"], python["zero2w_touch_to_visible_p99_ms"]
+    for model, m in models.items():
+        lines.append(
+            f"| {model} | {_f(m['touch_to_visible_p99_ms'])} ms | {_f(zero[model])} ms | "
+            f"{_f(slow[model])} ms |"
+        )
+    return lines
 
 
 def _first_frame_why(r: dict[str, Any]) -> list[str]:

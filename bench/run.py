@@ -30,6 +30,7 @@ from typing import Any
 import games
 import latency
 import panels
+import reference
 import report
 import startup
 from machine import machine
@@ -41,25 +42,6 @@ from keystand.panel_worker import RefreshPolicy
 from keystand.profile import load as load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
-
-# Published: sysbench 1.0.20 `cpu --threads=1` (primes up to 10,000) on a Raspberry
-# Pi 3 Model B+, 687.45 events/s (leoncode.co.uk, "Raspberry Pi CPU Benchmarks").
-# The Zero 2 W has the same Cortex-A53 cores at 1.0 GHz instead of 1.4 GHz.
-PI3BPLUS_EVENTS = 687.45
-ZERO2W_EVENTS = PI3BPLUS_EVENTS * 1.0 / 1.4
-
-
-def zero2w_touch(models: dict[str, Any], slower: float | None) -> dict[str, float] | None:
-    """Touch to visible at p99 on a Pi Zero 2 W, per panel: the software part here
-    times how much slower that board is, plus the panel's own part (its refresh
-    and the queue in front of it, the same on any host). None without a CPU
-    reference."""
-    if slower is None:
-        return None
-    return {
-        model: round(m["panel_and_queue"]["p99_ms"] + m["software"]["p99_ms"] * slower, 1)
-        for model, m in models.items()
-    }
 
 
 def ms(seconds: float) -> float:
@@ -323,15 +305,11 @@ def main(argv: list[str] | None = None) -> int:
     results["import_ms"] = startup.import_ms()
     results["first_frame_cost"] = startup.first_frame_cost(1 if args.tiny else 5)
     results["journal_fsync"] = spread(latency.journal_fsync(20 if args.tiny else 200))
-    events = startup.sysbench_events(1 if args.tiny else 10)
-    slower = round(events / ZERO2W_EVENTS, 1) if events else None
-    results["cpu_reference"] = {
-        "sysbench_events_per_s": events,
-        "pi3bplus_published": PI3BPLUS_EVENTS,
-        "zero2w_estimated": round(ZERO2W_EVENTS, 1),
-        "slower_on_zero2w": slower,
-        "zero2w_touch_to_visible_p99_ms": zero2w_touch(results["models"], slower),
-    }
+    results["cpu_reference"] = reference.cpu_reference(
+        reference.sysbench_events(1 if args.tiny else 10),
+        reference.python_pass_ms(20 if args.tiny else 200),
+        results["models"],
+    )
     results["earlier"] = earlier(args.tiny)
     results["goals"] = report.goals(results)
     results["seconds"] = round(time.monotonic() - started, 1)

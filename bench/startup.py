@@ -1,11 +1,9 @@
-"""Start-up, imports, memory and a CPU reference, each from a fresh process.
+"""Start-up, imports and memory, each from a fresh process.
 
 - cold start: `keystand run` from the process's exec to the first frame handed
   to a panel's worker (the stand booted, both screens rendered);
 - import time: `python -X importtime` of what `keystand run` loads;
-- peak resident memory of `keystand run` playing a whole game;
-- a CPU-bound reference (sysbench's prime test, when installed) to compare
-  this machine with published figures for a Raspberry Pi.
+- peak resident memory of `keystand run` playing a whole game.
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ import compileall
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -153,22 +150,6 @@ def import_ms() -> dict[str, float]:
             found[name] = cumulative
     found["all"] = total
     return found
-
-
-def sysbench_events(seconds: int = 10) -> float | None:
-    """sysbench 1.0's CPU test on one thread (primes up to 10,000) for `seconds`,
-    events per second; None when sysbench is not installed."""
-    sysbench = shutil.which("sysbench")
-    if sysbench is None:
-        return None
-    done = subprocess.run(
-        [sysbench, "cpu", "--threads=1", f"--time={seconds}", "run"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = re.search(r"events per second:\s*([0-9.]+)", done.stdout)
-    return float(found.group(1)) if found else None
 
 
 # Cold start against its floor (issue 23): each command's wall time from exec to
