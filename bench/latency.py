@@ -28,6 +28,7 @@ from pathlib import Path
 from games import Step
 from gpiozero.pins.mock import MockFactory
 from panels import counting_panels
+from PIL import Image
 
 from keystand import games as registry
 from keystand import screens
@@ -35,7 +36,7 @@ from keystand.drivers.display import Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.inputs import Touch
 from keystand.panel_clock import Handover, Timeline, naive, simulate
-from keystand.panel_worker import RefreshPolicy
+from keystand.panel_worker import RefreshPolicy, already_shows
 from keystand.rules import Seat
 from keystand.service import awaiting_clue, game_over
 from keystand.stand import Settings, Stand
@@ -104,7 +105,7 @@ def _play(
     cards = (deal(seed + n) for n in itertools.count())
     played = Played(games=games)
     policies = {seat: RefreshPolicy() for seat in Seat}
-    last: dict[Seat, bytes | None] = {seat: None for seat in Seat}
+    last: dict[Seat, Image.Image | None] = {seat: None for seat in Seat}
     drawn = [-1]
 
     def emit(at: float, touch: bool) -> dict[Seat, int]:
@@ -117,9 +118,8 @@ def _play(
             started = time.perf_counter()
             image = screens.render(stand, seat, panel)
             played.render.append(time.perf_counter() - started)
-            raw = image.tobytes()
-            if raw == last[seat] and not full:
-                continue  # the worker skips a frame the panel already shows
+            if not full and already_shows(last[seat], image):
+                continue  # the worker skips a frame the panel already shows, the same way
             first = last[seat] is None
             kind = (
                 Refresh.FULL
@@ -127,7 +127,7 @@ def _play(
                 else policies[seat].decide(full=full, asleep=False, first=first)
             )
             panel.display(image, kind)
-            last[seat] = raw
+            last[seat] = image
             frames[seat] = len(played.handovers[seat])
             played.handovers[seat].append(
                 Handover(at, full=full, pause=pause, hold=hold, touch=touch)

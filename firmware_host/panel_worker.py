@@ -121,6 +121,16 @@ class _Pending:
     clear: Refresh | None = None  # a clearing refresh of the picture already shown
 
 
+def already_shows(shown: Image.Image | None, image: Image.Image) -> bool:
+    """Whether a panel showing `shown` (1-bit) already shows `image`: the frame a
+    worker skips. Compared pixel by pixel in Pillow, not through the frame's bytes."""
+    return (
+        shown is not None
+        and image.size == shown.size
+        and ImageChops.difference(image.convert("1"), shown).getbbox() is None
+    )
+
+
 class PanelWorker:
     """Draws frames on one panel from its own thread.
 
@@ -342,12 +352,7 @@ class PanelWorker:
             self.policy.done(job.clear)
             self.cleared += 1
             return
-        if (
-            not job.full
-            and self._shown is not None
-            and job.image.size == self._shown.size
-            and ImageChops.difference(job.image.convert("1"), self._shown).getbbox() is None
-        ):
+        if not job.full and already_shows(self._shown, job.image):
             self.skipped += 1
             self._last = (
                 _Pending(self._last.image, False, job.tag, job.pause, job.hold)
