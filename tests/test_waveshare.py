@@ -448,10 +448,37 @@ def test_whole_buffers_send_the_vendors_byte_stream(panels, model) -> None:
         theirs = stream(stock_hw.writes[stock_before:])
         assert len(ours) > panel.model.width * panel.model.height // 8, kind
         assert ours == theirs, f"{model} {kind.value}: the byte streams differ"
-        # Not one call a byte: the frame in a call or two (the inits' own bytes,
-        # the 2.9"'s LUT among them, still go as the vendor writes them).
+        # Not one call a byte: the frame in a call or two, the 2.9"'s waveform in
+        # one (the inits' own bytes still go as the vendor writes them).
         assert panel.hal.counts.vendor_calls - calls < len(ours) // 20, kind
         assert_shows(panel, hardware, frame)
+
+
+LONGEST_PARAMETERS = 16  # bytes after one command but a frame or a LUT (0x37's: 10)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_partial_refresh_hands_no_run_over_a_byte_at_a_time(panels, model) -> None:
+    """A touch's partial refresh: every run of data bytes longer than a command's
+    parameter list (a frame, the 2.9"'s 153-byte waveform before each partial)
+    reaches the HAL in one vendor SPI call, where the stock path makes one a byte."""
+    (panel, hardware), (stock, _) = both_paths(panels, model)
+    for path in (panel, stock):
+        path.display(noise(panel.size, seed=20), Refresh.FULL)
+    frame = noise(panel.size, seed=21)
+    calls, stock_calls = panel.hal.counts.vendor_calls, stock.hal.counts.vendor_calls
+    before = len(hardware.writes)
+    panel.display(frame, Refresh.PARTIAL)
+    stock.display(frame, Refresh.PARTIAL)
+    ours = panel.hal.counts.vendor_calls - calls
+    writes = hardware.writes[before:]
+    runs = [w for w in writes if w.dc and len(w.data) > LONGEST_PARAMETERS]
+    assert runs, "a partial sends its frame"
+    # One call a run; the commands and short parameter lists byte by byte, as the
+    # vendor writes them.
+    short = sum(len(w.data) for w in writes if w not in runs)
+    assert ours <= len(runs) + short, f"{model}: {ours} vendor calls"
+    assert ours <= stock.hal.counts.vendor_calls - stock_calls
 
 
 @pytest.mark.parametrize(

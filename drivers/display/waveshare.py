@@ -14,7 +14,7 @@ import builtins
 import hashlib
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
@@ -63,6 +63,7 @@ class Recipe:
     partial_takes_window: bool = False
     probe: str | None = None  # an init that activates the controller without drawing
     bytewise: bool = False  # the file sends a frame one send_data call a byte (see ByteRuns)
+    lut_bytewise: bool = False  # its lut() sends the waveform a byte a call (see LutRun)
 
 
 RECIPES: dict[str, Recipe] = {
@@ -100,6 +101,7 @@ RECIPES: dict[str, Recipe] = {
         fast="display_Base",
         fast_sets_base=True,
         partial="display_Partial",
+        lut_bytewise=True,
     ),
     # display() and display_Fast() write both RAMs; init_fast mode 0 is the 1.5 s one.
     "epd4in2_V2": Recipe(
@@ -321,6 +323,37 @@ class ByteRuns:
         epd.TurnOnDisplay_Partial()
 
 
+class LutEPD(Protocol):
+    """What `LutRun` uses of a vendor EPD instance, and the method it replaces."""
+
+    lut: Callable[[Sequence[int]], None]
+    send_data2: Callable[[bytes | bytearray | list[int]], None]
+
+    def send_command(self, command: int) -> None: ...
+    def ReadBusy(self) -> None: ...
+
+
+class LutRun:
+    """The 2.9" V2 file's `lut`, which its `SetLut` calls before every partial
+    refresh: the 153 waveform bytes after command 0x32, sent one `send_data` call a
+    byte (four HAL calls each, 612 a partial), handed over in one run of the
+    vendor's own `send_data2`; the command before and the wait after kept. The
+    byte stream is the vendor's (tests/test_waveshare.py)."""
+
+    BYTES = 153  # the vendor's `for i in range(0, 153)`
+
+    def __init__(self, epd: LutEPD) -> None:
+        self.epd = epd
+
+    def install(self) -> None:
+        self.epd.lut = self.lut
+
+    def lut(self, lut: Sequence[int]) -> None:
+        self.epd.send_command(0x32)
+        self.epd.send_data2(list(lut[: self.BYTES]))
+        self.epd.ReadBusy()
+
+
 class WavesharePanel(Panel):
     """One real panel: the vendor's EPD class for `model_name` over its own HAL.
 
@@ -373,6 +406,8 @@ class WavesharePanel(Panel):
             self.epd = self.module.EPD()
             if whole_buffers and self.recipe.bytewise:
                 ByteRuns(self.epd, self.hal).install()
+            if whole_buffers and self.recipe.lut_bytewise:
+                LutRun(self.epd).install()
         except BaseException:
             self.hal.close()
             raise
