@@ -56,8 +56,8 @@ def _still(value: object) -> object:
     """`value` out of reach of later changes in place, as `==` compares it: a value
     that can be hashed is kept as it is (a game's state is immutable, and compared
     by value); a mutable dataclass by the fields its `==` compares (a timer's clock
-    and the state it runs for are not, and copying that state took a third of a
-    touch's time); dicts, lists and sets item by item; anything else copied whole."""
+    and the state it runs for are not, and copying that state took a third of the
+    stand's time in the bench); dicts, lists and sets item by item; anything else copied whole."""
     if type(value).__hash__ is not None:
         return value
     if is_dataclass(value) and not isinstance(value, type):

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     AnyView = SeatView | NeutralView | MenuView | SpymastersView | OperativesView
 
 # The screens a stand seldom starts on load with their first use, not with the
-# package: a cold start draws its first frame sooner (BENCHMARKS.md, "Cold start").
+# package: a cold start draws its first frame sooner (BENCHMARKS.md, "Render, start-up, memory").
 LAZY = {
     **dict.fromkeys(("HistoryLine", "MenuItem", "MenuLine", "MenuView"), "menu"),
     **dict.fromkeys(

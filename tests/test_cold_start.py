@@ -69,7 +69,7 @@ def test_the_floors_do_the_commands_work() -> None:
 
 # What `keystand run` has loaded when it hands its first frame to a panel (a new
 # stand on the desktop profile, not under systemd). Each of these cost a cold
-# start milliseconds for nothing the first frame needs (BENCHMARKS.md, "Cold start").
+# start milliseconds for nothing the first frame needs (BENCHMARKS.md, "Render, start-up, memory").
 FIRST_FRAME_PROBE = """
 import json, os, sys
 from keystand import panel_worker
