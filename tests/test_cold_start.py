@@ -116,3 +116,69 @@ def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
     assert "keystand.layouts.play" in loaded  # the probe saw the game's first frame
     early = sorted(loaded & set(NOT_BEFORE_THE_FIRST_FRAME))
     assert early == [], f"keystand run loads {early} before its first frame"
+
+
+# -- the command line adds only itself ---------------------------------------------------
+# (from the bench-floor helper's branch of issue 23)
+
+GAME = ROOT / "tests" / "golden" / "scripts" / "won.txt"  # Duet's
+CLASSIC = "clue blue 1\ntouch 0 0\n"  # a refusal if red starts: still played through
+
+# First the command's own work alone (the game's modules, as the bench's floor
+# imports them), then the command through `keystand`'s main: what each loaded.
+WORK_THEN_COMMAND = """
+import io, json, sys
+from keystand import games
+game = games.get(sys.argv[1])
+card = game.generate(1)
+if sys.argv[2] == "play":
+    state = game.start(game.card_from_code(card.code))
+    for step in game.script(open(sys.argv[3], "rb").read()):
+        state, _ = state.apply(step.event)
+work = set(sys.modules)
+from keystand.cli import main
+argv = json.loads(sys.argv[4]) + ["--game", sys.argv[1]]
+code = main([a.replace("CODE", card.code) for a in argv], out=io.StringIO())
+print(json.dumps({"code": code, "work": sorted(work), "all": sorted(sys.modules)}))
+"""
+
+
+def test_card_new_and_play_add_only_the_command_line_to_their_work(tmp_path: Path) -> None:
+    """What `keystand card new` and `play` load beyond their own work (Duet's and
+    classic's, with and without --json): keystand.cli, keystand.cliutil and the
+    standard library's argparse and what it loads, nothing else."""
+    classic = tmp_path / "classic.txt"
+    classic.write_text(CLASSIC)
+    play = ["play", "--card-code", "CODE", "--script"]
+    for game, argv, script in [
+        ("duet", ["card", "new", "--seed", "1"], None),
+        ("duet", ["card", "new", "--seed", "1", "--json"], None),
+        ("classic", ["card", "new", "--seed", "1"], None),
+        ("duet", [*play, str(GAME)], GAME),
+        ("duet", [*play, str(GAME), "--json"], GAME),
+        ("classic", [*play, str(classic)], classic),
+    ]:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                WORK_THEN_COMMAND,
+                game,
+                argv[0],
+                str(script or ""),
+                json.dumps(argv),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        found = json.loads(done.stdout)
+        where = (game, argv)
+        assert found["code"] == 0, where
+        added = set(found["all"]) - set(found["work"])
+        ours = {m for m in added if m.split(".")[0] == "keystand"}
+        assert ours == {"keystand.cli", "keystand.cliutil"}, where
+        others = {m.split(".")[0] for m in added - ours}
+        assert others <= set(sys.stdlib_module_names), (where, sorted(others))
+        assert "argparse" in others, where
