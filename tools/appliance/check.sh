@@ -100,6 +100,25 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM # so that the EXIT trap powers the container off
 
 # inside COMMAND...: run it in the booted container, as root, with a clean environment.
+# The container's PID 1: nspawn's child in a PID namespace of its own; a child
+# still in ours is nspawn's short-lived helper (a loaded host shows it). A helper
+# that exits between pgrep and readlink has no namespace to read: not the leader
+# (once it was taken for one, and the boot was waited for on a PID long gone).
+find_leader() {
+    local pid ns host_ns
+    host_ns=$(readlink /proc/self/ns/pid)
+    LEADER=
+    for _ in $(seq 100); do
+        for pid in $(pgrep -P "$NSPAWN"); do
+            ns=$(readlink "/proc/$pid/ns/pid" 2>/dev/null) || continue
+            [ -n "$ns" ] && [ "$ns" != "$host_ns" ] && LEADER=$pid
+        done
+        [ -n "$LEADER" ] && [ -e "/proc/$LEADER" ] && return
+        LEADER=
+        sleep 0.2
+    done
+}
+
 inside() {
     nsenter -t "$LEADER" -m -u -i -n -p -C -- env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 TERM=dumb "$@"
@@ -133,20 +152,12 @@ boot() {
     systemd-nspawn --quiet --boot --register=no --keep-unit --machine="keystand-$ARCH" \
         --directory="$RUN/merged" --console=passive >"$RUN/console.log" 2>&1 &
     NSPAWN=$!
-    # The container's PID 1 is nspawn's child in a PID namespace of its own; a
-    # child still in ours is nspawn's short-lived helper (a loaded host shows it).
-    local pid host_ns
-    host_ns=$(readlink /proc/self/ns/pid)
-    for _ in $(seq 100); do
-        for pid in $(pgrep -P "$NSPAWN"); do
-            [ "$(readlink "/proc/$pid/ns/pid" 2>/dev/null)" != "$host_ns" ] && LEADER=$pid
-        done
-        [ -n "$LEADER" ] && break
-        sleep 0.2
-    done
+    find_leader
     [ -n "$LEADER" ] || die "systemd-nspawn did not start: $(cat "$RUN/console.log")"
     local state=
     for _ in $(seq 600); do
+        # The leader is looked for again should the one found have gone.
+        { [ -n "$LEADER" ] && [ -e "/proc/$LEADER" ]; } || find_leader
         state=$(inside systemctl is-system-running 2>/dev/null) || true
         case "$state" in running | degraded) break ;; esac
         sleep 0.5
