@@ -1,5 +1,6 @@
 """The stand's settings file (`/etc/keystand/keystand.toml` on a Pi): which
-profile, the seats' languages, the default mission, the refresh policy.
+profile, the seats' languages, the default mission, the refresh policy, and how
+the panels are reset (the fallback README "Panels" gives a builder).
 
 `keystand run --config PATH` reads it at start; without `--config` it reads
 `DEFAULT_PATH` when that file exists. Each table is declared once below (keys,
@@ -12,13 +13,16 @@ game's mission) beat the file's: it gives a fresh stand its defaults.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import schema
 from .rules import KeystandError, Mission, MissionError
 from .schema import setting
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 DEFAULT_PATH = Path("/etc/keystand/keystand.toml")
 
@@ -72,7 +76,19 @@ class Refresh:
     idle_sleep: float = setting(120.0, between=(1, 86400), unit="seconds")
 
 
-TABLES: dict[str, type] = {"service": Service, "game": Game, "refresh": Refresh}
+# [panels] (both seats) and [panels.A] / [panels.B] (one): the reset timing only,
+# checked as the profile's own keys (profile.Panel). A builder whose panel stays
+# blank with keystand's short reset falls back here, in the one file they edit,
+# without copying the shipped profile; a panel's model and wiring stay the profile's.
+PANEL_KEYS = ("reset_wait", "vendor_reset")
+SEATS = ("A", "B")
+
+TABLES: dict[str, type | None] = {
+    "service": Service,
+    "game": Game,
+    "refresh": Refresh,
+    "panels": None,  # _panels
+}
 
 
 @dataclass(frozen=True)
@@ -84,6 +100,16 @@ class Config:
 
     def get(self, table: str, key: str) -> Any:
         return (self.values or {}).get(table, {}).get(key)
+
+    def onto(self, profile: Profile) -> Profile:
+        """`profile` with this file's [panels] keys put over its panels' own."""
+        given: dict[str, dict[str, Any]] = (self.values or {}).get("panels", {})
+        if not given:
+            return profile
+        panels = {
+            seat: replace(panel, **given.get(seat, {})) for seat, panel in profile.panels.items()
+        }
+        return replace(profile, panels=panels)
 
 
 def find(given: Path | None) -> Path | None:
@@ -103,15 +129,49 @@ def load(path: Path | None) -> Config:
         table = schema.read_toml(path, "config", "a settings file")
         for name, section in table.items():
             if name not in TABLES:
-                raise schema.SchemaError(
-                    name, f"unknown table (expected {schema.or_list(list(TABLES))})"
-                )
-            values[name] = schema.values(TABLES[name], section, name)
+                raise schema.SchemaError(name, _misplaced(name, section))
+            cls = TABLES[name]
+            values[name] = _panels(section) if cls is None else schema.values(cls, section, name)
     except FileNotFoundError:
         raise ConfigError(source, "config", "no such file") from None
     except schema.SchemaError as e:
         raise ConfigError(source, e.key, e.detail) from None
     return Config(source=source, values=values)
+
+
+def _misplaced(name: str, value: Any) -> str:
+    """Why `name` is not a table of the file, and where it may belong."""
+    home = [table for table, cls in TABLES.items() if cls and name in schema.keys(cls)]
+    if home and not isinstance(value, dict):
+        return f"a key outside any table: it goes under [{home[0]}]"
+    return f"unknown table (expected {schema.or_list(list(TABLES))})"
+
+
+def _panels(section: Any) -> dict[str, dict[str, Any]]:
+    """[panels] and its seats' tables: each seat's reset keys, the seat's own first."""
+    from .profile import Panel
+
+    if not isinstance(section, dict):
+        raise schema.SchemaError("panels", "expected a table")
+    shared = {k: v for k, v in section.items() if k not in SEATS}
+    out = {}
+    for seat in SEATS:
+        seat_table = section.get(seat, {})
+        for where, given in (("panels", shared), (f"panels.{seat}", seat_table)):
+            if not isinstance(given, dict):
+                raise schema.SchemaError(where, "expected a table")
+            for key in given:
+                if key not in PANEL_KEYS:
+                    raise schema.SchemaError(
+                        f"{where}.{key}",
+                        f"not a key of this file (expected {schema.or_list(PANEL_KEYS)}; "
+                        "a panel's model and wiring are the profile's)",
+                    )
+        out[seat] = {
+            **schema.values(Panel, shared, "panels"),
+            **schema.values(Panel, seat_table, f"panels.{seat}"),
+        }
+    return out
 
 
 __all__ = ["DEFAULT_PATH", "TABLES", "Config", "ConfigError", "find", "load"]

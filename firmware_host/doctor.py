@@ -32,6 +32,8 @@ from . import profile as profiles
 if TYPE_CHECKING:
     from keystand.drivers.display import Panel as PanelDriver
 
+    from .config import Config
+
 EXIT_FAILED = 1
 DEFAULT_PROFILE = "minimal"
 SERVICE_HINT = "is keystand running? stop it first: sudo systemctl stop keystand"
@@ -194,19 +196,18 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    name = profile_name(args.profile, args.config)
-    return report(diagnose(name, Machine(), refresh=args.refresh), out)
-
-
-def profile_name(given: str | None, settings: Path | None) -> str:
-    """The profile to check: the one given, else the one the settings file (as
-    `keystand run` finds it) names, else the default."""
-    if given:
-        return given
     from . import config
 
-    named: str | None = config.load(config.find(settings)).get("service", "profile")
-    return named or DEFAULT_PROFILE
+    settings = config.load(config.find(args.config))  # as `keystand run` finds it
+    name = profile_name(args.profile, settings)
+    return report(diagnose(name, Machine(), refresh=args.refresh, settings=settings), out)
+
+
+def profile_name(given: str | None, settings: Config) -> str:
+    """The profile to check: the one given, else the one the settings file
+    names, else the default."""
+    named: str | None = settings.get("service", "profile")
+    return given or named or DEFAULT_PROFILE
 
 
 def report(checks: Iterator[Check], out: TextIO) -> int:
@@ -217,11 +218,16 @@ def report(checks: Iterator[Check], out: TextIO) -> int:
     return EXIT_FAILED if failed else 0
 
 
-def diagnose(name: str, machine: Machine, *, refresh: bool = False) -> Iterator[Check]:
-    """Each check's line, in order; later checks need the profile."""
+def diagnose(
+    name: str, machine: Machine, *, refresh: bool = False, settings: Config | None = None
+) -> Iterator[Check]:
+    """Each check's line, in order; later checks need the profile (with the
+    settings file's [panels] keys over its own, as `keystand run` has it)."""
     profile: profiles.Profile | None = None
     try:
         profile = profiles.load(name)
+        if settings is not None:
+            profile = settings.onto(profile)
     except profiles.ProfileError as e:
         yield Check("profile", False, str(e))
     else:
@@ -436,7 +442,9 @@ def _serial(machine: Machine, port: str) -> Check:
 def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:
     from keystand.drivers.display import PanelError
 
-    name = f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy})"
+    name = (
+        f"panel {seat} ({panel.model}, CE{panel.spi_device}, BUSY GPIO{panel.busy}{_reset(panel)})"
+    )
     try:
         driver = machine.make_panel(seat, panel)
     except PanelError as e:  # a GPIO error already says what it found and the fix
@@ -446,7 +454,7 @@ def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) ->
     try:
         answered = getattr(driver, "probe", lambda: False)()
         if refresh:
-            return _timed_refreshes(machine, name, driver, panel.model)
+            return _timed_refreshes(machine, name, driver, panel)
         if answered:
             return Check(name, True, "initialised; BUSY answered")
         return Check(
@@ -455,19 +463,37 @@ def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) ->
             "initialised (this model's init gives BUSY nothing to answer: --refresh proves it)",
         )
     except PanelError as e:
-        return Check(name, False, f"{e}; {FALLBACK}" if refresh else str(e))
+        return Check(name, False, f"{e}; {_fallback(panel)}" if refresh else str(e))
     finally:
         driver.close()
+
+
+def _reset(panel: profiles.Panel) -> str:
+    """The reset timing, named where it is not keystand's default: the check of a
+    fallback the settings file sets."""
+    if panel.vendor_reset:
+        return ", the vendor's reset waits"
+    if panel.reset_wait:
+        return f", reset wait {panel.reset_wait * 1000:g} ms"
+    return ""
 
 
 SLOW = 2.0  # a refresh this many times its model's figure (and a second more) is wrong
 FALLBACK = (
     "if a panel stays blank, stalls or runs slow with keystand's short reset, set "
-    'vendor_reset = true under [panels] (README "Panels")'
+    'vendor_reset = true under [panels] in the settings file (README "Panels")'
 )
 
 
-def _timed_refreshes(machine: Machine, name: str, driver: PanelDriver, model: str) -> Check:
+def _fallback(panel: profiles.Panel) -> str:
+    if panel.vendor_reset:  # already the fallback: the reset is not the trouble
+        return "it has the vendor's reset waits already: check its cable and wiring"
+    return FALLBACK
+
+
+def _timed_refreshes(
+    machine: Machine, name: str, driver: PanelDriver, panel: profiles.Panel
+) -> Check:
     """A blank full refresh, then a partial (a black bar across the top), each
     timed against the model's figure (`TIMINGS`, the vendor's waits included): the
     first real build's check of the reset timing keystand uses."""
@@ -484,14 +510,14 @@ def _timed_refreshes(machine: Machine, name: str, driver: PanelDriver, model: st
         took[kind] = machine.clock() - start
         ImageDraw.Draw(picture).rectangle((0, 0, driver.size[0], driver.size[1] // 8), fill=0)
     driver.sleep()
-    timing = TIMINGS[model]
+    timing = TIMINGS[panel.model]
     said = [
         f"{kind.value} refresh {took[kind]:.2f} s (its figure {timing.seconds(kind):.1f} s)"
         for kind in took
     ]
     slow = [k for k, t in took.items() if t > SLOW * timing.seconds(k) + 1.0]
     if slow:
-        return Check(name, False, f"{'; '.join(said)}: too slow; {FALLBACK}")
+        return Check(name, False, f"{'; '.join(said)}: too slow; {_fallback(panel)}")
     return Check(name, True, f"initialised; {'; '.join(said)}; BUSY answered")
 
 

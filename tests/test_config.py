@@ -33,7 +33,12 @@ def test_a_good_file_gives_its_keys_and_only_those(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "says"),
     [
-        ("[sevice]\n", "sevice: unknown table (expected one of service, game, refresh)"),
+        ("[sevice]\n", "sevice: unknown table (expected one of service, game, refresh, panels)"),
+        ('profile = "minimal"\n', "profile: a key outside any table: it goes under [service]"),
+        ('[panels]\nmodel = "epd2in9_V2"\n', "panels.model: not a key of this file (expected"),
+        ("[panels.B]\nrst = 5\n", "panels.B.rst: not a key of this file (expected"),
+        ("[panels]\nreset_wait = 2\n", "panels.reset_wait: 2.0: expected 0..1 seconds"),
+        ("[panels]\nA = 1\n", "panels.A: expected a table"),
         ('[service]\nprofil = "x"\n', "service.profil: unknown key (expected profile)"),
         ('[game]\nmission = "9-10"\n', 'game.mission: "9-10": 10 mistakes, expected 0..9'),
         ('[game]\nmission = "soon"\n', 'game.mission: "soon": expected T-M'),
@@ -112,3 +117,26 @@ def test_without_config_the_installed_file_is_read_if_there(
     installed.write_text('[game]\nmission = "10-10"\n')
     assert config.find(None) == installed
     assert config.find(tmp_path / "other.toml") == tmp_path / "other.toml"
+
+
+def test_the_files_panels_keys_go_over_the_profiles_for_both_seats_or_one(
+    tmp_path: Path,
+) -> None:
+    """README "Panels": the fallback for a panel that misbehaves with keystand's short
+    reset is set in the file a builder edits, not in a copy of the shipped profile."""
+    from keystand import profile
+
+    path = tmp_path / "keystand.toml"
+    path.write_text("[panels]\nvendor_reset = true\n[panels.B]\nreset_wait = 0.05\n")
+    shipped = profile.load("minimal")
+    found = config.load(path).onto(shipped)
+    assert [(p.vendor_reset, p.reset_wait) for p in found.panels.values()] == [
+        (True, 0.0),
+        (True, 0.05),
+    ]
+    assert found.panels["A"].model == shipped.panels["A"].model  # the rest: the profile's
+    assert found.stand == shipped.stand and found.input == shipped.input
+    path.write_text("[panels.A]\nvendor_reset = true\n")
+    one = config.load(path).onto(shipped)
+    assert (one.panels["A"].vendor_reset, one.panels["B"].vendor_reset) == (True, False)
+    assert config.load(None).onto(shipped) is shipped

@@ -316,6 +316,24 @@ def test_a_panel_that_never_finishes_a_refresh_names_the_fallback(bench: Bench) 
     assert "stayed high" in stuck.detail and "vendor_reset = true" in stuck.detail
 
 
+def test_the_settings_files_reset_fallback_is_the_one_checked(bench: Bench, tmp_path: Path) -> None:
+    """`vendor_reset` under [panels.A] in the settings file (README "Panels"): doctor
+    checks seat A with the vendor's waits, names them, and stops advising them."""
+    from keystand import config
+
+    path = tmp_path / "keystand.toml"
+    path.write_text("[panels.A]\nvendor_reset = true\n")
+    settings = config.load(path)
+    bench.faults["A"] = "busy-stuck"
+    machine = bench.machine(clock=ticks(*range(8)))
+    checks = list(diagnose("minimal", machine, refresh=True, settings=settings))
+    stuck, other = find(checks, "panel A"), find(checks, "panel B")
+    assert stuck.name == "panel A (epd2in7_V2, CE0, BUSY GPIO24, the vendor's reset waits)"
+    assert not stuck.ok and "check its cable and wiring" in stuck.detail
+    assert "vendor_reset = true" not in stuck.detail
+    assert other.name == "panel B (epd2in7_V2, CE1, BUSY GPIO23)" and other.ok
+
+
 def test_off_a_pi_only_the_profile_and_package_are_checked(bench: Bench, tmp_path: Path) -> None:
     off = bench.machine(root=tmp_path / "laptop")
     code, checks = lines("minimal", off)
@@ -461,13 +479,17 @@ def test_without_profile_the_settings_files_profile_is_checked(
 
     installed = tmp_path / "keystand.toml"
     monkeypatch.setattr(config, "DEFAULT_PATH", installed)
-    assert doctor.profile_name(None, None) == doctor.DEFAULT_PROFILE  # no file
+
+    def named(given: str | None, path: Path | None) -> str:
+        return doctor.profile_name(given, config.load(config.find(path)))
+
+    assert named(None, None) == doctor.DEFAULT_PROFILE  # no file
     installed.write_text('[service]\nprofile = "touch-serial"\n')
-    assert doctor.profile_name(None, None) == "touch-serial"
-    assert doctor.profile_name("desktop", None) == "desktop"  # the option wins
+    assert named(None, None) == "touch-serial"
+    assert named("desktop", None) == "desktop"  # the option wins
     other = tmp_path / "other.toml"
     other.write_text('[game]\nmission = "9-5"\n')  # names no profile
-    assert doctor.profile_name(None, other) == doctor.DEFAULT_PROFILE
+    assert named(None, other) == doctor.DEFAULT_PROFILE
 
     # Through the command: the file's profile is the one on the report's first line.
     from keystand.cli import main

@@ -59,3 +59,14 @@ def test_a_game_the_registry_does_not_know_is_refused_naming_those_it_does() -> 
     tests/test_practice_game.py)."""
     with pytest.raises(cli.UsageError, match="game 'chess': expected one of duet, classic"):
         cli._parser().parse_args(["run", "--game", "chess"])
+
+
+def test_the_settings_files_panels_keys_are_in_the_planned_profile(tmp_path: Path) -> None:
+    config = tmp_path / "keystand.toml"
+    config.write_text('[service]\nprofile = "minimal"\n[panels]\nvendor_reset = true\n')
+    args = cli._parser().parse_args(
+        ["run", "--config", str(config), "--state-dir", str(tmp_path / "state")]
+    )
+    plan = run_plan.make(args, io.StringIO())
+    assert plan.profile.name == "minimal"
+    assert [panel.vendor_reset for panel in plan.profile.panels.values()] == [True, True]
