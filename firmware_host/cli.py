@@ -21,6 +21,7 @@ from .cliutil import (
     EXIT_USAGE,
     GAME_HELP,
     HardwareError,
+    InUse,
     Parser,
     UsageError,
     add_card_source,
@@ -326,7 +327,7 @@ def main(
         if args.command == "history":
             return _history(args, out)
         return _card(args, out, sys.stdin)
-    except HardwareError as e:
+    except (HardwareError, InUse) as e:
         print(f"keystand {args.command}: {e}", file=err)
         return e.exit_status
     except KeystandError as e:

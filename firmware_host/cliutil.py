@@ -48,6 +48,13 @@ class HardwareError(KeystandError, OSError):
         return EXIT_NO_HARDWARE if self.lasting else EXIT_RETRY
 
 
+class InUse(KeystandError, BlockingIOError):
+    """What a command needs is held by another process (a state dir another
+    `keystand run` plays on): it may let go, so a start is worth trying again."""
+
+    exit_status = EXIT_RETRY
+
+
 class Parser(argparse.ArgumentParser):
     """argparse that reports a bad argument as one line instead of exiting, and
     names a misspelt option or command first, with the nearest one it knows

@@ -5,6 +5,7 @@
     <state dir>/history.jsonl        one line per finished game (fsync'd)
     <state dir>/campaign.json        missions won and best scores (atomic replace)
     <state dir>/settings.json        the menu's choices: next mission, order, languages
+    <state dir>/stand.lock           held by the `keystand run` playing here; its pid
 
 Everything is created readable by the service user only. A game's first record
 is its start (the game's name and rules version, its card and choices, an id:
@@ -32,6 +33,7 @@ from .rules import EventError
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
 NEXT = "next.journal"  # a new game's start, until it replaces the current game
+LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
 KEEP_GAMES = 200
 
 log = logging.getLogger(__name__)
