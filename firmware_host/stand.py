@@ -204,7 +204,12 @@ class Stand:
         try:
             data = self.store.load_settings()
         except JournalError as e:
-            log.warning("%s", e)
+            try:
+                kept = self.store.set_aside_settings()
+            except OSError as copy_failed:  # the disk refuses: say so, the run goes on
+                log.warning("%s; no copy could be kept: %s", e, copy_failed)
+            else:  # not a file (a FIFO, a folder): nothing to copy, saved over
+                log.warning("%s%s", e, f"; the file is kept as {kept.name}" if kept else "")
             return False
         if data is None:
             return False

@@ -27,12 +27,22 @@ from pathlib import Path
 from typing import Any
 
 from . import games
-from .journal import Journal, JournalError, Record, Recovery, cut, fsync_dir, read
+from .journal import (
+    Journal,
+    JournalError,
+    Record,
+    Recovery,
+    cut,
+    fsync_dir,
+    keep_aside,
+    read,
+)
 from .rules import EventError
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
 NEXT = "next.journal"  # a new game's start, until it replaces the current game
+SETTINGS_CAP = 64 * 1024  # the menu's choices take a few hundred bytes
 LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
 KEEP_GAMES = 200
 
@@ -344,16 +354,29 @@ class Store:
     def load_settings(self) -> dict[str, Any] | None:
         """The settings saved by `save_settings` (None: none saved, or unreadable:
         the caller keeps its defaults and says so)."""
+        from .cliutil import FileRefused, read_regular
+
         path = self.root / SETTINGS
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        try:  # through the one door: a FIFO put here must not hang the start
+            data = json.loads(read_regular(path, "settings", SETTINGS_CAP).decode("utf-8"))
         except FileNotFoundError:
             return None
+        except FileRefused as e:
+            raise JournalError(f"{path}: {e.detail}; the defaults are used") from e
         except (OSError, ValueError) as e:
             raise JournalError(f"{path}: unreadable ({e}); the defaults are used") from e
         if not isinstance(data, dict):
             raise JournalError(f"{path}: not a settings object; the defaults are used")
         return data
+
+    def set_aside_settings(self) -> Path | None:
+        """A durable copy of a settings file `load_settings` could not read
+        (`settings.json.damaged-<n>`), made before the defaults are saved over it:
+        the seats' choices are kept there, not lost. None: no file to keep."""
+        path = self.root / SETTINGS
+        if not path.is_file():
+            return None
+        return keep_aside(path)
 
     def save_settings(self, data: dict[str, Any]) -> None:
         atomic_write(self.root / SETTINGS, json.dumps(data, indent=1, sort_keys=True) + "\n")

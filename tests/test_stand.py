@@ -523,3 +523,35 @@ def test_a_finished_game_is_dated_by_its_last_move(tmp_path: Path, monkeypatch) 
     left, lost = again.store.history()
     assert lost["result"] == "lost" and lost["date"] == "2026-11-23T09:32:10+0000"
     assert left["date"] == "2026-11-23T09:50:00+0000"
+
+
+def test_an_unreadable_settings_file_is_kept_aside_before_the_defaults_replace_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The seats' choices in a settings file the stand cannot read (a hand edit's
+    trailing comma) are kept beside it, durably, and the log names the copy."""
+    root = tmp_path / "s"
+    root.mkdir()
+    broken = b'{"lang": ["de", "ru"], "mission": "7-3", "timer": 120,}\n'
+    (root / "settings.json").write_bytes(broken)
+    stand = Stand(Store(root), new_card=card_seq(61))
+    stand.boot()
+    assert stand.settings.lang == Settings().lang  # the defaults, for now
+    assert (root / "settings.json.damaged-1").read_bytes() == broken
+    assert "settings.json: unreadable" in caplog.text
+    assert "the file is kept as settings.json.damaged-1" in caplog.text
+    stand.store.save_settings(stand.settings.saved())  # a menu choice saves over it
+    assert json.loads((root / "settings.json").read_text())["lang"] == ["en", "en"]
+    assert (root / "settings.json.damaged-1").read_bytes() == broken
+
+
+def test_a_fifo_for_the_settings_file_does_not_hang_the_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "s"
+    root.mkdir()
+    os.mkfifo(root / "settings.json")  # no writer: a plain read would wait for ever
+    stand = Stand(Store(root), new_card=card_seq(62))
+    stand.boot()
+    assert stand.state is not None and stand.state.card == generate(62)
+    assert "settings.json: is a pipe (FIFO), not a regular file" in caplog.text
