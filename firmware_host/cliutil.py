@@ -238,10 +238,36 @@ def load_card(args: argparse.Namespace, stdin: TextIO, game: Game) -> AnyCard | 
     if getattr(args, "card", None) is not None:
         text = args.card
     elif getattr(args, "card_file", None) is not None:
-        text = read_text(args.card_file, "card file", stdin)
+        return _card_from_file(args.card_file, stdin, game)
     else:
         return None
     try:
         return game.parse_card(text)
     except CardError as e:
         raise CardError(f"bad card: {e}") from None
+
+
+def _card_from_file(path: str, stdin: TextIO, game: Game) -> AnyCard:
+    """The card in a file (or stdin for `-`); a bad one is named as a script line
+    is: `FILE line N: bad card: ...` (the line where the card spans lines)."""
+    text = read_text(path, "card file", stdin)
+    source = "stdin" if path == "-" else path
+    if not text.strip():
+        raise CardError(f"{source}: {'is empty' if not text else 'is blank'}, no card text in it")
+    try:
+        return game.parse_card(text)
+    except CardError as e:
+        raise CardError(f"{source}{_lines(text, e.span)}: bad card: {e}") from None
+
+
+def _lines(text: str, span: tuple[int, int] | None) -> str:
+    """` line N` or ` lines N-M`: where the card text of `span` stands, when the
+    card spans lines; "" otherwise (one line, or the card as a whole)."""
+    if span is None or len({n for n, line in enumerate(text.split("\n")) if line.strip()}) < 2:
+        return ""
+    start, end = span
+    inked = [i for i in range(start, end) if not text[i].isspace()]
+    if not inked:
+        return ""
+    first, last = (text.count("\n", 0, i) + 1 for i in (inked[0], inked[-1]))
+    return f" line {first}" if first == last else f" lines {first}-{last}"

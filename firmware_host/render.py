@@ -55,7 +55,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--seat",
         required=True,
         metavar="A|B",
-        help="whose screen (classic: spymasters or operatives)",
+        help="whose screen; classic also names them: spymasters (seat A), operatives (seat B)",
     )
     add_game(p, default=games.DEFAULT, help=GAME_HELP)
     p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))

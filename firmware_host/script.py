@@ -47,11 +47,15 @@ def to_rules(event: Act | Touch) -> Event:
     return rules.Undo() if event.verb == "undo" else rules.Penalty()
 
 
+# What `keystand play` (and `render --script`) take: a wait is passed over, a press refused.
+VERBS = ("touch", "clue", "pass", "undo", "penalty", "wait")
+
+
 def parse_script(data: bytes | str, *, source: str = "script") -> list[Step]:
     """Every game event of the script (bytes as read, or text); the first malformed
     line raises ScriptError."""
     try:
-        lines = parse_input_script(data, source=source)
+        lines = parse_input_script(data, source=source, takes=VERBS)
     except ScriptLineError as e:
         raise ScriptError(e.detail, line=e.line, source=source) from None
     steps = []

@@ -147,8 +147,9 @@ def test_card_new_for_classic() -> None:
     assert "/" in json.loads(duet.stdout)["card"]
 
 
-@pytest.mark.parametrize("seat", ["spymasters", "operatives"])
+@pytest.mark.parametrize("seat", ["spymasters", "operatives", "A", "b"])
 def test_render_for_classic(tmp_path: Path, seat: str) -> None:
+    """A role's name, or the letter of the seat whose panel faces it (docs/games.md)."""
     from keystand import layouts
     from keystand.games.classic import views as classic_views
     from keystand.rules.classic import Classic
@@ -163,7 +164,8 @@ def test_render_for_classic(tmp_path: Path, seat: str) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     state = Classic.replay(CARD, [parse_event(line) for line in script.splitlines()])
-    build = classic_views.spymasters if seat == "spymasters" else classic_views.operatives
+    spymasters = seat in ("spymasters", "A")
+    build = classic_views.spymasters if spymasters else classic_views.operatives
     image, boxes = layouts.render_with_boxes(build(state), layouts.panel("epd2in7_V2"))
     with Image.open(out) as got:
         assert got.convert("1").tobytes() == image.tobytes()
@@ -172,10 +174,10 @@ def test_render_for_classic(tmp_path: Path, seat: str) -> None:
 
 def test_render_names_the_classic_seats() -> None:
     done = keystand(
-        "render", "--game", "classic", "--card-code", CODE, "--seat", "A",
+        "render", "--game", "classic", "--card-code", CODE, "--seat", "C",
         "--panel", "epd2in7_V2", "--out", "/dev/null",
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.strip() == (
-        "keystand render: seat 'A': a classic seat is spymasters or operatives"
+        "keystand render: seat 'C': a classic seat is spymasters (A) or operatives (B)"
     )

@@ -201,6 +201,8 @@ def test_script_from_stdin() -> None:
         ("clue C", "expected A or B"),
         ("pass", "pass A|B"),
         ("guess 1 1", "unknown event 'guess'"),
+        # play takes no press line: the list is what it takes (a wait is passed over)
+        ("bogus", "unknown event 'bogus' (expected touch, clue, pass, undo, penalty, wait)"),
         ("undo now", "expected 'undo'"),
     ],
 )

@@ -154,6 +154,7 @@ def test_the_page_turns_a_click_into_an_input(page) -> None:
         (b"wait 10", "touch and press lines only"),
         (b"undo", "touch and press lines only"),  # one seat alone cannot undo
         (b"clue A", "touch and press lines only"),
+        (b"bogus", "'bogus': unknown event 'bogus' (expected touch, press)"),  # what it takes
         (b"\xff\xfe\x00", "not UTF-8 text (byte 0xff at column 1)"),
         (b"x" * 500, "send one input line"),
         (b"", "send one input line"),
@@ -254,12 +255,13 @@ def test_the_keyboard_skips_bad_lines_and_takes_the_rest() -> None:
         b"undo\n" + b"x" * 5000 + b"\n"
         b"# a comment\n"
         b"press B menu long\n"
+        b"bogus\n"
     )
     got: list[object] = []
     said: list[str] = []
     keyboard = KeyboardInput(stream=io.BytesIO(typed), complain=said.append)
     keyboard.start(got.append, print)
-    assert wait_for(lambda: len(got) == 2 and len(said) == 4)
+    assert wait_for(lambda: len(got) == 2 and len(said) == 5)
     assert got == [Touch(1, 2), Press("B", KeyName.MENU, long=True)]
     assert said[0].startswith("keystand: keyboard line 2: not UTF-8 text (byte 0xff")
     assert "keyboard line 3:" in said[1] and "U+000C" in said[1]
@@ -267,6 +269,10 @@ def test_the_keyboard_skips_bad_lines_and_takes_the_rest() -> None:
         "keystand: keyboard line 4: 'undo': type touch or press lines (press A clue, ...)"
     )
     assert said[3] == "keystand: keyboard line 5: longer than 1000 bytes"
+    # An unknown word lists what the keyboard takes, not every script line.
+    assert said[4] == (
+        "keystand: keyboard line 8: 'bogus': unknown event 'bogus' (expected touch, press, wait)"
+    )
 
 
 def test_idle_connections_time_out_and_the_threads_come_back(capfd) -> None:

@@ -159,6 +159,16 @@ def test_the_parser_takes_text_and_bytes_alike():
     assert (e.value.line, e.value.source) == (2, "s.txt")
 
 
+def test_an_unknown_word_lists_every_line_run_takes():
+    """`keystand run --script` takes every line: the list names them all."""
+    with pytest.raises(ScriptLineError) as e:
+        parse_script("bogus\n", source="s.txt")
+    assert str(e.value) == (
+        "s.txt line 1: 'bogus': unknown event 'bogus' "
+        "(expected touch, clue, pass, undo, penalty, press, wait)"
+    )
+
+
 def test_every_line_number_is_the_editors(tmp_path: Path):
     """The line a message names is the line an editor shows: only `\\n` ends a line."""
     with pytest.raises(ScriptLineError) as e:

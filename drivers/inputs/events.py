@@ -8,6 +8,7 @@ simulator may name directly: `clue A|B`, `pass A|B`, `undo`, `penalty`.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 SEATS = ("A", "B")
@@ -102,6 +103,7 @@ _USAGE: dict[str, tuple[str, tuple[int, ...]]] = {
     "press": ("press A|B clue|pass|undo|menu [long]", (2, 3)),
     "wait": ("wait MS", (1,)),
 }
+VERBS = tuple(_USAGE)  # every line `parse_line` reads (`keystand run --script` takes them all)
 
 
 EXCERPT = 40  # characters of a bad line a message quotes
@@ -121,16 +123,20 @@ def _seat(word: str) -> str:
     return seat
 
 
-def parse_line(text: str, rows: int = ROWS, cols: int = COLS) -> InputEvent | float:
+def parse_line(
+    text: str, rows: int = ROWS, cols: int = COLS, *, takes: Sequence[str] = VERBS
+) -> InputEvent | float:
     """One script line (comment already stripped): an event, or seconds to wait.
-    A malformed line raises ValueError saying what is wrong with it."""
+    A malformed line raises ValueError saying what is wrong with it. `takes`: the
+    verbs the reader takes, which an unknown verb's message lists (the reader
+    refuses a known verb it does not take, with its own reason)."""
     words = text.split()
     if not words:
         raise ValueError("empty line")
     verb, args = words[0].lower(), words[1:]
     if verb not in _USAGE:
         raise ValueError(
-            f"{excerpt(text)}: unknown event {excerpt(verb, 12)} (expected {', '.join(_USAGE)})"
+            f"{excerpt(text)}: unknown event {excerpt(verb, 12)} (expected {', '.join(takes)})"
         )
     usage, counts = _USAGE[verb]
     if len(args) not in counts:

@@ -21,6 +21,7 @@ from .events import Press, Touch, excerpt, parse_line
 from .script import BOM, ScriptLineError, decode_line
 
 MAX_LINE = 1000  # longer is not a typed line; the rest of it is skipped
+KEYBOARD_VERBS = ("touch", "press", "wait")  # the table's hardware's lines, and a pause
 
 
 def _standard_input() -> BinaryIO:
@@ -92,7 +93,7 @@ class KeyboardInput(InputDriver):
         if not body:
             return
         try:
-            event = parse_line(body)
+            event = parse_line(body, takes=KEYBOARD_VERBS)
             if not isinstance(event, Touch | Press | float):
                 # The table's hardware touches words and presses keys; a bare
                 # `undo` would skip the second seat's consent.

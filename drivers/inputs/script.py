@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from keystand.errors import KeystandError
 
 from .base import Emit, InputDriver, Report
-from .events import InputEvent, excerpt, parse_line
+from .events import VERBS, InputEvent, excerpt, parse_line
 
 BOM = b"\xef\xbb\xbf"
 
@@ -93,16 +93,17 @@ def script_lines(data: bytes | str, *, source: str = "script") -> list[str]:
 
 
 def parse_script(
-    data: bytes | str, *, source: str = "script"
+    data: bytes | str, *, source: str = "script", takes: Sequence[str] = VERBS
 ) -> list[tuple[int, InputEvent | float]]:
     """(line number, event or seconds to wait) for every line that is not blank or
-    a comment; the first malformed line raises ScriptLineError."""
+    a comment; the first malformed line raises ScriptLineError. `takes`: the verbs
+    the reader takes (an unknown verb's message lists them)."""
     steps: list[tuple[int, InputEvent | float]] = []
     for number, raw in enumerate(script_lines(data, source=source), start=1):
         body = raw.split("#", 1)[0].strip()
         if body:
             try:
-                steps.append((number, parse_line(body)))
+                steps.append((number, parse_line(body, takes=takes)))
             except ValueError as e:
                 raise ScriptLineError(str(e), line=number, source=source) from None
     return steps

@@ -298,6 +298,9 @@ class SimulatorPage(InputDriver):
         return Handler
 
 
+PAGE_VERBS = ("touch", "press")  # what the page sends: what a table's hardware does
+
+
 def _page_event(body: bytes, rows: int = ROWS, cols: int = COLS) -> InputEvent:
     """The event of a POST body: one line by the script rule (UTF-8, no control
     character but a tab, at most a line end after it: a form feed is refused, not
@@ -308,7 +311,7 @@ def _page_event(body: bytes, rows: int = ROWS, cols: int = COLS) -> InputEvent:
     except ScriptLineError as e:
         raise ValueError(e.detail) from None
     line = text.split("#", 1)[0].strip()
-    event = parse_line(line, rows, cols)
+    event = parse_line(line, rows, cols, takes=PAGE_VERBS)
     if not isinstance(event, Touch | Press):
         raise ValueError(f"{line!r}: the page sends touch and press lines only")
     return event

@@ -83,9 +83,11 @@ def row_col(index: int) -> tuple[int, int]:
     return GRID.row_col(index)
 
 
-def _parse_side(text: str, side: str) -> tuple[Key, ...]:
+def _parse_side(text: str, side: str, start: int) -> tuple[Key, ...]:
+    """One side's keys; `start` is where `text` begins in the card text (for the
+    error's span)."""
     keys: list[Key] = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch.isspace():
             continue
         try:
@@ -95,9 +97,12 @@ def _parse_side(text: str, side: str) -> tuple[Key, ...]:
                 f"character {ch!r} at cell {len(keys)} is not G (agent), X (assassin) "
                 "or . (bystander)",
                 side=side,
+                span=(start + i, start + i + 1),
             ) from None
     if len(keys) != CELLS:
-        raise CardError(f"{len(keys)} cells, expected {CELLS}", side=side)
+        raise CardError(
+            f"{len(keys)} cells, expected {CELLS}", side=side, span=(start, start + len(text))
+        )
     return tuple(keys)
 
 
@@ -140,7 +145,15 @@ class Card:
             raise CardError(
                 f"a Duet card is two sides separated by one '/', found {len(parts) - 1} '/'"
             )
-        return cls(_parse_side(parts[0], "A"), _parse_side(parts[1], "B"))
+        spans = {"A": (0, len(parts[0])), "B": (len(parts[0]) + 1, len(text))}
+        a = _parse_side(parts[0], "A", spans["A"][0])
+        b = _parse_side(parts[1], "B", spans["B"][0])
+        try:
+            return cls(a, b)
+        except CardError as e:  # a side's counts: the side's text is where
+            if e.side is None:
+                raise
+            raise CardError(e.detail, side=e.side, span=spans[e.side]) from None
 
     @property
     def text(self) -> str:

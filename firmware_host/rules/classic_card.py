@@ -93,7 +93,7 @@ def _parse_keys(text: str) -> tuple[ClassicKey, ...]:
             "a classic card is one side of 25 cells; this text has a '/' (is it a Duet card?)"
         )
     keys: list[ClassicKey] = []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch.isspace():
             continue
         try:
@@ -101,7 +101,7 @@ def _parse_keys(text: str) -> tuple[ClassicKey, ...]:
         except ValueError:
             hint = " (blue is U)" if ch.upper() == "B" else ""
             raise CardError(
-                f"character {ch!r} at cell {len(keys)} is not {_LEGEND}{hint}"
+                f"character {ch!r} at cell {len(keys)} is not {_LEGEND}{hint}", span=(i, i + 1)
             ) from None
     return tuple(keys)
 

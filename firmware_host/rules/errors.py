@@ -16,12 +16,17 @@ class CardError(KeystandError, ValueError):
     """A key card's text or code is malformed or breaks the distribution.
 
     `side` is "A", "B" or None (the card as a whole); `detail` says what is
-    wrong in words a player can act on.
+    wrong in words a player can act on; `span` is the (start, end) of the card
+    text it is about (one character, or a side), or None (the card as a whole, or
+    no text: a code), so a reader of a file can name the line.
     """
 
-    def __init__(self, detail: str, *, side: str | None = None) -> None:
+    def __init__(
+        self, detail: str, *, side: str | None = None, span: tuple[int, int] | None = None
+    ) -> None:
         self.detail = detail
         self.side = side
+        self.span = span
         super().__init__(f"side {side}: {detail}" if side else detail)
 
 

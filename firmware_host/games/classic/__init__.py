@@ -65,10 +65,16 @@ class ClassicGame:
     legend: str = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
 
     def parse_seat(self, text: str) -> Seat:
+        """A role's name, or the letter of the stand's seat whose panel faces it
+        (docs/games.md "Classic on the stand": A the spymasters, B the operatives)."""
         names = dict(self.seat_names)
-        if text.strip().lower() not in names:
-            raise ValueError(f"seat {text!r}: a {self.name} seat is {' or '.join(names)}")
-        return names[text.strip().lower()]
+        given = text.strip().lower()
+        if given in names:
+            return names[given]
+        if given in ("a", "b"):
+            return Seat(given.upper())
+        either = " or ".join(f"{name} ({seat.value})" for name, seat in self.seat_names)
+        raise ValueError(f"seat {text!r}: a {self.name} seat is {either}")
 
     def parse_card(self, text: str) -> ClassicCard:
         return ClassicCard.parse(text)
