@@ -461,6 +461,13 @@ def serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
     except InputError as e:  # a key's pin or the I2C bus cannot be had
         raise _hardware(e, "", prefix=f"profile {plan.profile.name!r}: ") from e
     resumed = stand.boot(plan.boot_game)
+    if resumed is not None and plan.boot_game and stand.game.name != plan.boot_game:
+        # --game sets the next new game's; the game in play is never thrown away unasked.
+        log.info(
+            "a %s game is in play: it goes on; %s starts with the next new game (menu > New game)",
+            stand.game.name,
+            plan.boot_game,
+        )
     if resumed is not None and not resumed.recovery.clean:
         log.warning("journal repaired on start: %s", resumed.recovery)
     for skipped in resumed.skipped if resumed else ():

@@ -124,3 +124,26 @@ def test_a_classic_script_is_refused_while_a_duet_game_is_in_play(tmp_path: Path
         f"keystand run: a duet game is in play in {state}: a --game classic script cannot go "
         "to it. Finish it, abandon it (menu > Game), or give another --state-dir"
     )
+
+
+def test_game_option_with_a_duet_game_in_play_says_it_goes_on_and_classic_comes_next(
+    tmp_path: Path,
+) -> None:
+    """`run --game classic` on a state dir with a Duet game in play (no script: the
+    stand's own run) keeps the game and says what --game did."""
+    state = tmp_path / "state"
+    duet = tmp_path / "duet.txt"
+    duet.write_text("clue A\n")
+    assert run_script(state, duet).returncode == 0
+    done = keystand(
+        "run", "--profile", "desktop", "--state-dir", state, "--speed", "0", "--no-page",
+        "--game", "classic",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (
+        "keystand: INFO a duet game is in play: it goes on; classic starts with the next "
+        "new game (menu > New game)"
+    ) in done.stderr.splitlines()
+    found = Store.reader(state).peek()
+    assert found is not None and isinstance(found[0], Duet) and len(found[0].log) == 1
+    assert json.loads((state / "settings.json").read_text())["game"] == "classic"
