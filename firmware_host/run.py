@@ -321,20 +321,27 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         return serve(plan, build(plan, err), out, err)
     finally:
-        os.close(held)
+        if held is not None:
+            os.close(held)
 
 
-def claim_state_dir(state_dir: Path) -> int:
+def claim_state_dir(state_dir: Path) -> int | None:
     """Hold the state dir for this run (an advisory lock on its `stand.lock`, which
     names the holder's pid), or InUse if another run holds it: two stands on one
     journal would number their records from the same point, and the next start
     would cut one stand's moves as damage. The kernel lets go when the process
-    ends, however it ends (a power cut, kill -9); closing the descriptor sooner."""
+    ends, however it ends (a power cut, kill -9); closing the descriptor sooner.
+    None: the lock file cannot be made (no inode left): the stand runs unguarded
+    and the log says so, as it runs on a full disk."""
     import fcntl
 
     from .store import LOCK
 
-    fd = os.open(state_dir / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fd = os.open(state_dir / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as e:
+        log.warning("cannot hold the state dir (%s): a second run on it is not refused", e)
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -349,8 +356,9 @@ def claim_state_dir(state_dir: Path) -> int:
     except BaseException:
         os.close(fd)
         raise
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    with contextlib.suppress(OSError):  # a full disk: the lock holds, unnamed
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     return fd
 
 

@@ -151,4 +151,5 @@ def test_keystand_run_on_a_full_disk_with_no_game_starts_and_says_cannot_save(
     assert "cannot save" in done.stderr and "No space left on device" in done.stderr
     assert "Traceback" not in done.stderr
     assert sorted(shown.read_text().splitlines()) == ["A neutral", "B neutral"]
-    assert sorted(p.name for p in state.iterdir()) == ["games", "screens"]  # no journal
+    # No journal; the run's lock file (empty: its pid found no room; a file needs none).
+    assert sorted(p.name for p in state.iterdir()) == ["games", "screens", "stand.lock"]
