@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from keystand.errors import KeystandError
 
-INSTALL_HINT = "pip install 'keystand[pi]' brings lgpio"
+INSTALL_HINT = "pip install '.[pi]' in keystand's checkout (systemd/install.sh does) brings lgpio"
 
 
 class GpioTrouble(enum.Enum):
@@ -135,9 +135,7 @@ def _gpiozero_trouble(name: str, text: str, chip_paths: list[str]) -> GpioDiagno
         )
     if name in ("BadPinFactory", "PinFactoryFallback"):
         if not has_lgpio():
-            return GpioDiagnosis(
-                GpioTrouble.NO_BACKEND, f"no GPIO library ({text}): {INSTALL_HINT}"
-            )
+            return _no_backend(text, chip_paths)
         # lgpio is there but refused: gpiozero's fallbacks hid its own error.
         found = _chip_trouble(chip_paths)
         if found.trouble is GpioTrouble.NO_PERMISSION or not chip_paths:
@@ -152,9 +150,23 @@ def _gpiozero_trouble(name: str, text: str, chip_paths: list[str]) -> GpioDiagno
     return GpioDiagnosis(GpioTrouble.OTHER, f"{name}: {text}")
 
 
-def _import_trouble(error: ImportError) -> GpioDiagnosis:
+def _no_backend(said: str, chip_paths: list[str]) -> GpioDiagnosis:
+    """No GPIO library: where there is no GPIO chip either, this is most likely a
+    desktop, where installing lgpio would only lead to "not a Raspberry Pi"."""
+    off_a_pi = (
+        "; no GPIO chip either: off a Pi, --emulate DIR runs the real drivers on emulated "
+        "pins; on a Pi, "
+        if not chip_paths
+        else ": "
+    )
+    return GpioDiagnosis(
+        GpioTrouble.NO_BACKEND, f"no GPIO library ({said}){off_a_pi}{INSTALL_HINT}"
+    )
+
+
+def _import_trouble(error: ImportError, chip_paths: list[str]) -> GpioDiagnosis:
     if error.name == "lgpio" or not has_lgpio():
-        return GpioDiagnosis(GpioTrouble.NO_BACKEND, f"no GPIO library ({error}): {INSTALL_HINT}")
+        return _no_backend(str(error), chip_paths)
     # Installed, but its compiled part will not load here (a wheel for a newer
     # glibc or another Python): installing "keystand[pi]" again changes nothing.
     return GpioDiagnosis(
@@ -189,7 +201,7 @@ def diagnose(error: BaseException, chip_paths: list[str] | None = None) -> GpioD
     if module == "gpiozero":
         return _gpiozero_trouble(name, str(error), found)
     if isinstance(error, ImportError):
-        return _import_trouble(error)
+        return _import_trouble(error, found)
     if isinstance(error, OSError):
         return _os_trouble(error, found)
     return None

@@ -154,6 +154,9 @@ def _panels(section: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(section, dict):
         raise schema.SchemaError("panels", "expected a table")
     shared = {k: v for k, v in section.items() if k not in SEATS}
+    for key, value in shared.items():
+        if isinstance(value, dict):  # a seat's table misnamed
+            raise schema.SchemaError(f"panels.{key}", "unknown table (expected A or B: a seat's)")
     out = {}
     for seat in SEATS:
         seat_table = section.get(seat, {})

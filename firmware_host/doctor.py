@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 EXIT_FAILED = 1
 DEFAULT_PROFILE = "minimal"
 SERVICE_HINT = "is keystand running? stop it first: sudo systemctl stop keystand"
-PI_EXTRA = "pip install 'keystand[pi]'"
+PI_EXTRA = "pip install '.[pi]' in keystand's checkout (systemd/install.sh does)"
 SPI_FIX = (
     "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
     "/boot/firmware/config.txt), then reboot"

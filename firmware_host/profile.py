@@ -41,6 +41,15 @@ def _languages() -> tuple[str, ...]:
     return tuple(languages())
 
 
+def _serial_port(port: str) -> str | None:
+    """A device's absolute path, or a pyserial URL (`socket://`, `rfc2217://`: a grid
+    reached over the network, or the tests' loop): a bare `ttyACM0` or an empty
+    string would be opened relative to the service's folder, and fail at the table."""
+    if port.startswith("/") or "://" in port:
+        return None
+    return f"{schema.toml(port)}: expected a device path such as /dev/ttyACM0 or a pyserial URL"
+
+
 def _loopback(host: str) -> str | None:
     if host == "localhost":
         return None
@@ -130,7 +139,7 @@ class Mpr121:
 class Serial:
     """[input.serial]: the touch grid's controller on USB serial."""
 
-    port: str = setting("/dev/ttyACM0", doc="better a /dev/serial/by-id/ name")
+    port: str = setting("/dev/ttyACM0", check=_serial_port, doc="better a /dev/serial/by-id/ name")
     baudrate: int = setting(115200, choices=(9600, 57600, 115200, 230400, 460800, 921600))
 
 
@@ -205,6 +214,9 @@ def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
     panels_table = data.get("panels", {})
     if not isinstance(panels_table, dict):
         raise schema.SchemaError("panels", "expected a table")
+    for key, value in panels_table.items():
+        if isinstance(value, dict) and key not in SEATS:  # a seat's table misnamed
+            raise schema.SchemaError(f"panels.{key}", "unknown table (expected A or B: a seat's)")
     shared = schema.values(
         Panel, {k: v for k, v in panels_table.items() if k not in SEATS}, "panels"
     )
@@ -229,6 +241,13 @@ SUBTABLES = ("keys", "touch", "mpr121", "serial")
 def _input(table: Any) -> Input:
     if not isinstance(table, dict):
         raise schema.SchemaError("input", "expected a table")
+    for key in table:
+        if key not in SUBTABLES and key not in schema.keys(Input):  # a key, or a table misnamed
+            raise schema.SchemaError(
+                f"input.{key}",
+                f"unknown key or table (expected {schema.or_list(schema.keys(Input))}, "
+                f"or a table: {schema.or_list(SUBTABLES)})",
+            )
     top = schema.build(Input, {k: v for k, v in table.items() if k not in SUBTABLES}, "input")
     keys = _keys(table["keys"]) if "keys" in table else None
     touch = schema.build(Touch, table.get("touch", {}), "input.touch")
@@ -241,6 +260,11 @@ def _input(table: Any) -> Input:
     ):
         if kind in top.kinds and given is None:
             raise schema.SchemaError("input.kinds", f"{kind!r} needs {where}")
+        if given is not None and kind not in top.kinds:  # its pins would be kept, unread
+            raise schema.SchemaError(
+                "input.kinds",
+                f"{where} given, but no {kind!r} among the kinds: add it, or leave them out",
+            )
     if "mpr121" in top.kinds and "serial-grid" in top.kinds:
         raise schema.SchemaError("input.kinds", "one touch grid: 'mpr121' or 'serial-grid'")
     return replace(top, keys=keys, touch=touch, mpr121=mpr121, serial=serial)

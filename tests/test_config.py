@@ -39,6 +39,10 @@ def test_a_good_file_gives_its_keys_and_only_those(tmp_path: Path) -> None:
         ("[panels.B]\nrst = 5\n", "panels.B.rst: not a key of this file (expected"),
         ("[panels]\nreset_wait = 2\n", "panels.reset_wait: 2.0: expected 0..1 seconds"),
         ("[panels]\nA = 1\n", "panels.A: expected a table"),
+        (
+            "[panels.C]\nvendor_reset = true\n",
+            "panels.C: unknown table (expected A or B: a seat's)",
+        ),
         ('[service]\nprofil = "x"\n', "service.profil: unknown key (expected profile)"),
         ('[game]\nmission = "9-10"\n', 'game.mission: "9-10": 10 mistakes, expected 0..9'),
         ('[game]\nmission = "soon"\n', 'game.mission: "soon": expected T-M'),

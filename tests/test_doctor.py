@@ -18,7 +18,7 @@ from gpiozero.pins.mock import MockFactory
 
 from keystand import doctor
 from keystand.doctor import Check, Machine, diagnose, report
-from keystand.drivers import factory
+from keystand.drivers import factory, gpio
 from keystand.drivers.display.hal import Wiring
 from keystand.drivers.display.waveshare import VendorMissing
 from keystand.drivers.inputs.mpr121 import electrode_map
@@ -201,7 +201,7 @@ def test_missing_python_modules_say_which_extra(bench: Bench) -> None:
     code, checks = lines("touch-mpr121", bench.machine(has_module=lambda m: m != "smbus2"))
     assert code == 1
     assert str(find(checks, "module smbus2")) == (
-        "FAIL module smbus2: missing (the MPR121's I2C): pip install 'keystand[pi]'"
+        f"FAIL module smbus2: missing (the MPR121's I2C): {doctor.PI_EXTRA}"
     )
     assert find(checks, "module spidev").ok and find(checks, "module lgpio").ok
 
@@ -457,7 +457,7 @@ def test_a_chip_lgpio_cannot_open_is_named_without_blaming_the_service(
     for seat in "AB":
         detail = find(checks, f"panel {seat}").detail
         assert says in detail
-        assert "keystand[pi]" not in detail and "running" not in detail
+        assert "'.[pi]'" not in detail and "running" not in detail
 
 
 def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None:
@@ -469,7 +469,7 @@ def test_a_pi_without_a_gpio_back_end_says_what_to_install(bench: Bench) -> None
     assert code == 1
     check = find(checks, "panel A")
     assert "cannot claim GPIO17 for RST" in check.detail
-    assert check.detail.endswith("pip install 'keystand[pi]' brings lgpio")
+    assert check.detail.endswith(gpio.INSTALL_HINT)
 
 
 def test_without_profile_the_settings_files_profile_is_checked(

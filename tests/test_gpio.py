@@ -154,7 +154,7 @@ def test_each_error_by_what_fixes_it(
     assert (
         "running" in found.detail if trouble is GpioTrouble.BUSY else "running" not in found.detail
     )
-    assert ("keystand[pi]" in found.detail) is (trouble is GpioTrouble.NO_BACKEND)
+    assert ("'.[pi]'" in found.detail) is (trouble is GpioTrouble.NO_BACKEND)
     if trouble in (GpioTrouble.NO_CHIP, GpioTrouble.NO_PERMISSION):
         assert found.chip == (chips or ["/dev/gpiochip0"])[0]
         assert found.chip in found.detail
@@ -332,7 +332,7 @@ def test_in_the_shared_folder_the_leftover_pipe_is_named(
         PanelHal("A", "epd2in7_V2", Wiring(rst=17, dc=25, busy=24), spi=None)  # type: ignore[arg-type]
     assert caught.value.trouble is GpioTrouble.NO_PIPE
     assert f"cannot make its notification pipe in {stand_in_file['shared']}" in str(caught.value)
-    assert "running" not in str(caught.value) and "keystand[pi]" not in str(caught.value)
+    assert "running" not in str(caught.value) and "'.[pi]'" not in str(caught.value)
 
 
 def test_the_command_exits_6_in_one_line_without_a_traceback(
@@ -412,10 +412,10 @@ def test_a_gpiozero_fallback_never_asks_to_install_lgpio_when_it_is_there(
     other = diagnose(failed, ["/dev/gpiochip0"])
     assert other is not None and "GPIOZERO_PIN_FACTORY=lgpio" in other.detail
     for found in (missing, refused, other):
-        assert "keystand[pi]" not in found.detail and "running" not in found.detail
+        assert "'.[pi]'" not in found.detail and "running" not in found.detail
     monkeypatch.setattr(gpio, "has_lgpio", lambda: False)
     absent = diagnose(failed, [])
-    assert absent is not None and absent.detail.endswith("pip install 'keystand[pi]' brings lgpio")
+    assert absent is not None and absent.detail.endswith(gpio.INSTALL_HINT)
 
 
 def test_an_lgpio_that_will_not_load_is_not_called_missing(monkeypatch) -> None:
@@ -423,9 +423,9 @@ def test_an_lgpio_that_will_not_load_is_not_called_missing(monkeypatch) -> None:
     broken = ImportError("/lib/libc.so.6: version `GLIBC_2.34' not found", name="_lgpio")
     found = diagnose(broken, [])
     assert found is not None and found.trouble is GpioTrouble.NO_BACKEND
-    assert "installed but does not load" in found.detail and "keystand[pi]" not in found.detail
+    assert "installed but does not load" in found.detail and "'.[pi]'" not in found.detail
     absent = diagnose(ModuleNotFoundError("No module named 'lgpio'", name="lgpio"), [])
-    assert absent is not None and "keystand[pi]" in absent.detail
+    assert absent is not None and "'.[pi]'" in absent.detail
 
 
 @pytest.mark.parametrize(
@@ -449,7 +449,7 @@ def test_doctors_panel_line_says_what_lgpio_found(
     panel = profile.load("minimal").panels["A"]
     check = doctor._panel(doctor.Machine(), "A", panel, refresh=False)
     assert not check.ok and says in check.detail
-    assert "keystand[pi]" not in check.detail
+    assert "'.[pi]'" not in check.detail
     assert ("running" in check.detail) is (refuse == "GPIO busy")
 
 
@@ -462,3 +462,15 @@ def test_a_chip_that_opens_but_refuses_the_line_says_what_lgpio_said(monkeypatch
     assert "GPIO operation not permitted" in found.detail and "usermod" not in found.detail
     in_use = diagnose(lgpio_error("GPIO already in use"), ["/dev/gpiochip0"])
     assert in_use is not None and in_use.trouble is GpioTrouble.BUSY
+
+
+def test_no_gpio_library_and_no_chip_points_off_a_pi_to_emulation(monkeypatch) -> None:
+    """`keystand run --profile minimal` on a desktop: installing lgpio would only
+    lead to "not a Raspberry Pi", so the line names --emulate first."""
+    monkeypatch.setattr(gpio, "has_lgpio", lambda: False)
+    missing = ModuleNotFoundError("No module named 'lgpio'", name="lgpio")
+    desktop, pi = diagnose(missing, []), diagnose(missing, ["/dev/gpiochip0"])
+    assert desktop is not None and pi is not None
+    assert "off a Pi, --emulate DIR runs the real drivers" in desktop.detail
+    assert desktop.detail.endswith(f"on a Pi, {gpio.INSTALL_HINT}")
+    assert pi.detail == f"no GPIO library (No module named 'lgpio'): {gpio.INSTALL_HINT}"

@@ -168,12 +168,12 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
     f.write_text(
         '[input]\nkinds = ["mpr121"]\n[input.touch]\ndwell = 0.1\n'
         '[input.mpr121]\naddress = "0x5A"\nrows = [0, 1, 2, 3, 4]\ncols = [5, 6, 7, 8, 9]\n'
-        '[input.serial]\nport = "/dev/ttyUSB0"\n'
     )
     p = load(str(f)).input
     assert p.touch == Touch(dwell=0.1)
     assert p.mpr121 is not None and p.mpr121.electrodes["rows"] == [0, 1, 2, 3, 4]
-    assert p.serial == Serial(port="/dev/ttyUSB0")
+    f.write_text('[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "/dev/ttyUSB0"\n')
+    assert load(str(f)).input.serial == Serial(port="/dev/ttyUSB0")
 
 
 @pytest.mark.parametrize(
@@ -185,6 +185,29 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
         (KEYS.replace("hold_time = 0.8", "hold_time = 60"), "input.keys.hold_time", "60"),
         ('[input]\nkinds = ["keys"]\n', "input.kinds", "'keys' needs [input.keys.A]"),
         ('[input]\nkinds = ["serial-grid"]\n', "input.kinds", "needs [input.serial]"),
+        (
+            '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "/dev/ttyACM0"\n'
+            + KEYS[KEYS.index("[input.keys]") :],
+            "input.kinds",
+            "[input.keys.A] and [input.keys.B] given, but no 'keys' among the kinds",
+        ),
+        (
+            '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = ""\n',
+            "input.serial.port",
+            '"": expected a device path such as /dev/ttyACM0 or a pyserial URL',
+        ),
+        (
+            '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "ttyACM0"\n',
+            "input.serial.port",
+            '"ttyACM0": expected a device path',
+        ),
+        (
+            "[input.tuch]\ndwell = 1\n",
+            "input.tuch",
+            "unknown key or table (expected one of kinds, host, port, or a table: one of keys, "
+            "touch, mpr121, serial)",
+        ),
+        ("[panels.C]\nbusy = 4\n", "panels.C", "unknown table (expected A or B: a seat's)"),
         (
             '[input]\nkinds = ["mpr121"]\n'
             "[input.mpr121]\nrows = [0, 1, 2, 3]\ncols = [5, 6, 7, 8, 9]\n",

@@ -178,7 +178,8 @@ class SpidevBus:
             import spidev  # the hardware library, only on a Pi
         except ImportError as error:
             raise PanelBusError(
-                f"spidev is not installed ({error}); on the Pi: pip install 'keystand[pi]'"
+                f"spidev is not installed ({error}); on the Pi: pip install '.[pi]' in "
+                "keystand's checkout (systemd/install.sh does)"
             ) from error
         dev = spidev.SpiDev()
         try:

@@ -34,7 +34,8 @@ VENDOR_DISTRIBUTION = "waveshare-epaper"
 VENDOR_VERSION = "1.4.0"
 VENDOR_DIR = "epaper/e-Paper/RaspberryPi_JetsonNano/python/lib/waveshare_epd"
 INSTALL_HINT = (
-    "on the Pi: pip install 'keystand[pi]'; on a desktop: "
+    "on the Pi: pip install '.[pi]' in keystand's checkout (systemd/install.sh does); "
+    "on a desktop: "
     f"pip install --no-deps {VENDOR_DISTRIBUTION}=={VENDOR_VERSION}"
 )
 
