@@ -75,11 +75,18 @@ class _Serial(Protocol):
     def port(self) -> str: ...
 
 
+class _Mpr121(Protocol):
+    @property
+    def bus(self) -> int: ...
+
+
 class _Input(Protocol):
     @property
     def kinds(self) -> Sequence[str]: ...
     @property
     def keys(self) -> _Keys | None: ...
+    @property
+    def mpr121(self) -> _Mpr121 | None: ...
     @property
     def serial(self) -> _Serial | None: ...
 
@@ -115,6 +122,13 @@ def needs_i2c(profile: Wired) -> bool:
     return "mpr121" in profile.input.kinds
 
 
+def i2c_bus(profile: Wired) -> int | None:
+    """The MPR121's /dev/i2c-N, None without one. Only bus 1 has its pins fixed
+    (GPIO2, GPIO3); another is an overlay's, on the pins its dtoverlay line names."""
+    mpr121 = profile.input.mpr121
+    return mpr121.bus if needs_i2c(profile) and mpr121 is not None else None
+
+
 def needs_uart(profile: Wired) -> bool:
     serial = profile.input.serial
     return "serial-grid" in profile.input.kinds and serial is not None and _is_uart(serial.port)
@@ -129,7 +143,7 @@ def uses(profile: Wired) -> Iterator[Use]:
     if needs_spi(profile):
         for pin, what in SPI0.items():
             yield Use(pin, what)
-    if needs_i2c(profile):
+    if i2c_bus(profile) == 1:
         for pin, what in I2C1.items():
             yield Use(pin, what)
     if needs_uart(profile):

@@ -46,7 +46,7 @@ def summary(profile: profiles.Profile) -> str:
         name
         for name, needed in (
             ("SPI0", pins.needs_spi(profile)),
-            ("I2C1", pins.needs_i2c(profile)),
+            (f"I2C{pins.i2c_bus(profile)}", pins.needs_i2c(profile)),
             ("UART", pins.needs_uart(profile)),
         )
         if needed

@@ -112,6 +112,20 @@ def test_i2c_is_free_for_keys_when_no_mpr121_is_used(tmp_path: Path) -> None:
     assert load(str(path)).input.keys is not None
 
 
+def test_only_i2c_bus_1_holds_gpio2_and_gpio3(tmp_path: Path) -> None:
+    """Another /dev/i2c-N is an overlay's, on the pins its dtoverlay line names:
+    the plan does not claim I2C1's for it, and the summary names the bus."""
+    bus1 = edited(tmp_path, "touch-mpr121", "menu = 21", "menu = 2")
+    with pytest.raises(ProfileError, match=r"GPIO 2: I2C1 SDA and seat B key menu"):
+        load(str(bus1))
+    bus3 = tmp_path / "bus3.toml"
+    bus3.write_text(bus1.read_text().replace("\nbus = 1 ", "\nbus = 3 ", 1))
+    mpr121 = load(str(bus3)).input.mpr121
+    assert mpr121 is not None and mpr121.bus == 3
+    code, lines, _ = profile_check(bus3)
+    assert code == 0 and lines == [f"{bus3}: ok: 21 GPIOs (waveshare panels, SPI0, I2C3, 8 keys)"]
+
+
 def test_a_simulated_build_plans_no_panel_pins(tmp_path: Path) -> None:
     """desktop.toml's panels are simulated: their (default) lines are no wiring,
     and keys may sit on the SPI lines nobody uses."""
