@@ -106,15 +106,51 @@ def add_parser(sub: Any) -> None:
 
 class Emulation:
     """`--emulate DIR`: the emulated hardware of each seat's panel, what its
-    controller decoded, and the files in DIR."""
+    controller decoded, and the files in DIR.
+
+    A run's files in DIR are its own: the files an earlier run wrote there (by
+    their names only: `SEAT-NNNN.png`, `SEAT.spi`, `grid-tty`, `grid-tty.new`) are
+    removed first, so the frames counted and compared at the end are this run's.
+    Nothing else in DIR is touched."""
 
     def __init__(self, folder: Path, faults: Mapping[str, str]) -> None:
         from keystand.drivers import factory
 
         self.folder = folder
         self.faults = faults
+        self.removed = self._clear(folder)
         self.pins = factory.emulated_pins()
         self.hardware: dict[str, Any] = {}
+
+    @staticmethod
+    def _clear(folder: Path) -> int:
+        """Remove what an earlier run wrote in folder (files and links named as
+        the emulation names them, never a folder); how many went."""
+        import re
+
+        from .rules import Seat
+
+        seats = "".join(seat.value for seat in Seat)
+        ours = re.compile(rf"[{seats}]-[0-9]{{4}}\.png|[{seats}]\.spi|grid-tty(\.new)?")
+        try:
+            found = sorted(folder.iterdir())
+        except OSError as e:
+            raise UsageError(f"--emulate {str(folder)!r}: {e.strerror or e}") from e
+        removed = 0
+        for path in found:
+            if not ours.fullmatch(path.name) or (path.is_dir() and not path.is_symlink()):
+                continue
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                raise UsageError(
+                    f"--emulate {str(folder)!r}: cannot remove {path.name} of an earlier run: "
+                    f"{e.strerror or e}"
+                ) from e
+            removed += 1
+        return removed
 
     def decoded(self, seat: str, rotation: int) -> Any:
         """What seat's controller shows, upright as the seat reads it."""
@@ -222,6 +258,12 @@ def _report_emulation(emulation: Emulation, panels: dict[Seat, Panel], err: Text
     from PIL import Image, ImageChops
 
     emulation.close()
+    if emulation.removed:
+        _say(
+            err,
+            f"keystand: emulate: {emulation.removed} files of an earlier run in "
+            f"{emulation.folder} were removed at the start",
+        )
     for seat, panel in panels.items():
         files = sorted(emulation.folder.glob(f"{seat.value}-[0-9][0-9][0-9][0-9].png"))
         if not files:

@@ -163,3 +163,33 @@ def test_the_profiles_reset_wait_reaches_each_panels_hal(tmp_path: Path) -> None
     script.write_text(GAME.replace("wait 50\n", ""))
     played = json.loads(keystand("play", "--card-code", CODE, "--script", script, "--json").stdout)
     assert ran == {**played, "rejected": []}
+
+
+def test_a_folder_of_an_earlier_run_is_this_runs_own(tmp_path: Path, pi_profile: Path) -> None:
+    """Into a folder an earlier run (or another build) left: its frames, logs and
+    grid link are removed first, so the summary counts and compares this run's
+    frames only; every other file in the folder is kept byte for byte."""
+    out = tmp_path / "out"
+    out.mkdir()
+    old = Image.new("1", (8, 8), 1)
+    for name in ("A-0001.png", "A-0099.png", "B-0042.png"):
+        old.save(out / name)
+    (out / "A.spi").write_text("C 12\n")
+    (out / "grid-tty").symlink_to("/dev/null")
+    kept = {"notes.txt": b"mine\n", "A-0001.png.bak": b"x", "C.spi": b"y", "A-12.png": b"z"}
+    for name, data in kept.items():
+        (out / name).write_bytes(data)
+
+    done = emulate(tmp_path, pi_profile)
+    assert done.returncode == 0, done.stderr
+    assert f"5 files of an earlier run in {out} were removed at the start" in done.stderr
+    for name, data in kept.items():
+        assert (out / name).read_bytes() == data
+    assert not (out / "grid-tty").exists()
+    for seat in "AB":
+        pngs = sorted(out.glob(f"{seat}-[0-9][0-9][0-9][0-9].png"))
+        assert pngs[0].name == f"{seat}-0001.png" and len(pngs) < 42
+        assert (
+            f"seat {seat}: {len(pngs)} frames; the controller shows {pngs[-1].name} pixel for "
+            "pixel" in done.stderr
+        )

@@ -94,3 +94,48 @@ def test_tiles_cover_the_mat_at_one_to_one_with_a_100_mm_scale_bar(paper, grid):
 def test_the_generator_writes_one_file_a_tile(tmp_path, capsys):
     assert mat.main(["--paper", "letter", "--map", "pads", str(tmp_path)]) == 0
     assert len(list(tmp_path.glob("mat-pads-letter-*.svg"))) == 4
+
+
+@pytest.mark.parametrize(
+    ("card", "says"),
+    [
+        (["-5", "45"], "'-5': a word card's side is 30-120 mm"),
+        (["nan", "45"], "'nan': a word card's side is 30-120 mm"),
+        (["70", "inf"], "'inf': a word card's side is 30-120 mm"),
+        (["7", "4.5"], "'7': a word card's side is 30-120 mm (millimetres, not cm or inches)"),
+        (["700", "450"], "'700': a word card's side is 30-120 mm"),
+        (["70", "x"], "'x': not a number of millimetres"),
+    ],
+)
+def test_a_card_size_out_of_range_is_one_line_and_writes_nothing(tmp_path, capsys, card, says):
+    with pytest.raises(SystemExit) as stop:
+        mat.main(["--map", "pads", "--card", *card, str(tmp_path / "out")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument --card: {says}" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("card", "says"),
+    [
+        (["35", "30"], "--map pads: the 40 x 25 mm pads on 0x5A ELE0 and 0x5A ELE1 overlap on "),
+        (["30", "45"], "--map pads: the pad on 0x5A ELE0 leaves the mat on 30 x 45 mm cards"),
+    ],
+)
+def test_pads_that_would_overlap_or_leave_the_mat_are_refused(tmp_path, capsys, card, says):
+    with pytest.raises(SystemExit) as stop:
+        mat.main(["--map", "pads", "--card", *card, str(tmp_path / "out")])
+    assert stop.value.code == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    # The strips fit the same cards; the default cards fit both maps.
+    assert mat.misfit("strips", (float(card[0]), float(card[1]))) is None
+    assert mat.misfit("pads", mat.CARD) is None
+
+
+def test_strips_closer_than_their_width_are_refused():
+    assert mat.misfit("strips", (70.0, 7.0)) == (
+        "--map strips: the 11 mm wide rows on ELE0 and ELE1 overlap on 70 x 7 mm cards "
+        "with 3 mm gaps"
+    )

@@ -2,7 +2,8 @@
 
 `DIR/SEAT-0001.png`, `DIR/SEAT-0002.png`, ...: upright, as the seat reads it, in
 the order the panel got them. Other tools compare them with what the emulated
-controller decoded from the transfer log (`SEAT.spi`).
+controller decoded from the transfer log (`SEAT.spi`). Numbering starts at 0001:
+`keystand run --emulate` removes an earlier run's files from DIR first.
 """
 
 from __future__ import annotations

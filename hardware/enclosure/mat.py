@@ -11,7 +11,9 @@ size"; the scale bar on every tile is 100 mm: measure it before cutting):
   published size of the Codenames word card was found (neither Czech Games
   Edition's pages nor a card-size or sleeve list naming Codenames was among
   the material searched for issue 24); 70 x 45 mm is an estimate, the figure
-  grid-firmware/README.md gives ("measure yours"): pass --card W H;
+  grid-firmware/README.md gives ("measure yours"): pass --card W H, in mm,
+  each 30-120 mm (CARD_RANGE); a map whose pads or strips would overlap or
+  leave the mat on such cards is refused (`misfit`);
 - the electrodes of the map the firmware and the driver read
   (hardware/grid-firmware/main.py, drivers/inputs/mpr121.py): `strips`, five
   row strips on ELE0-ELE4 (row 0 at the top) under the rows' middles and five
@@ -36,6 +38,10 @@ BORDER = 4.0  # mat edge round the cards
 STRIP = 11.0  # copper tape 10-12 mm wide
 PAD = (40.0, 25.0)  # grid-firmware/README.md "The mat", the pads variant
 INSULATION_OVERLAP = 5.0
+# A word card's sides, mm: wider than a fingertip's touch (about 15 mm) twice
+# over, and five of them with gaps within a table's reach (120 mm: a 0.6 m mat,
+# tarot-card sized); a size given in centimetres or inches by mistake falls out.
+CARD_RANGE = (30.0, 120.0)
 ROWS = COLS = 5
 PAPERS = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}  # landscape
 PAGE_MARGIN = 10.0  # most printers' unprintable edge is less
@@ -113,6 +119,44 @@ def shapes(
         raise ValueError(f"electrodes: strips or pads, not {electrodes!r}")
     out.append(Rect(width - 2, height / 2 - 15, 2, 30, "exit", "cable exit: to the stand"))
     return out
+
+
+def card_side(text: str) -> float:
+    """`--card`'s W or H: a finite number of millimetres in CARD_RANGE."""
+    try:
+        side = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a number of millimetres") from None
+    low, high = CARD_RANGE
+    if not low <= side <= high:  # also NaN and the infinities
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a word card's side is {low:g}-{high:g} mm (millimetres, not cm or inches)"
+        )
+    return side
+
+
+def misfit(electrodes: str, card: tuple[float, float], gap: float = GAP) -> str | None:
+    """Why this map does not fit cards of this size: two electrodes of one layer
+    that overlap, or one off the mat (None: it fits)."""
+    drawn = shapes(electrodes, card, gap)
+    (sheet,) = [r for r in drawn if r.kind == "mat"]
+    size = f"{card[0]:g} x {card[1]:g} mm cards with {gap:g} mm gaps"
+    layers: dict[str, list[Rect]] = {}
+    for r in drawn:
+        if r.kind in ("row", "col", "pad"):
+            layers.setdefault(r.kind, []).append(r)
+    for kind, rects in layers.items():
+        for i, a in enumerate(rects):
+            if a.x < sheet.x or a.y < sheet.y or a.x + a.w > sheet.w or a.y + a.h > sheet.h:
+                return f"--map {electrodes}: the {kind} on {a.label} leaves the mat on {size}"
+            for b in rects[i + 1 :]:
+                if a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h:
+                    dims = f"{a.w:g} x {a.h:g} mm" if kind == "pad" else f"{STRIP:g} mm wide"
+                    return (
+                        f"--map {electrodes}: the {dims} {kind}s on {a.label} and {b.label} "
+                        f"overlap on {size}"
+                    )
+    return None
 
 
 STYLE = {
@@ -233,9 +277,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     parser.add_argument("--map", choices=("strips", "pads"), default="strips")
-    parser.add_argument("--card", nargs=2, type=float, default=CARD, metavar=("W", "H"))
+    parser.add_argument(
+        "--card",
+        nargs=2,
+        type=card_side,
+        default=CARD,
+        metavar=("W", "H"),
+        help=f"a word card's width and height in mm (default {CARD[0]:g} {CARD[1]:g}); each "
+        f"{CARD_RANGE[0]:g}-{CARD_RANGE[1]:g} mm: twice a fingertip's touch at least, and "
+        "five cards within a table's reach; a size in cm or inches is refused",
+    )
     parser.add_argument("out", nargs="?", type=Path, default=Path("build/enclosure/mat"))
     args = parser.parse_args(argv)
+    trouble = misfit(args.map, tuple(args.card))
+    if trouble:
+        parser.error(trouble)
     args.out.mkdir(parents=True, exist_ok=True)
     for n, svg in enumerate(tiles(args.paper, args.map, tuple(args.card)), 1):
         path = args.out / f"mat-{args.map}-{args.paper}-{n}.svg"

@@ -86,6 +86,11 @@ class FrameReader:
         return out
 
 
+def is_seq(text: str) -> bool:
+    """A sequence number: decimal, 0 to 999 (1 to 3 digits, as the host reads it)."""
+    return 0 < len(text) <= 3 and all("0" <= ch <= "9" for ch in text)
+
+
 def state_hex(bits: int, cells: int) -> str:
     digits = f"{bits:X}"
     width = (cells + 3) // 4
@@ -152,11 +157,11 @@ class GridLogic:
 
     def host(self, data: bytes, now_ms: int) -> list:
         """Bytes from the host: a Q frame is answered with hello and state;
-        anything else is ignored."""
+        anything else is ignored, a Q whose SEQ is no sequence number too."""
         out = []
         for body in self.reader.feed(data):
             fields = body.split(",")
-            if len(fields) == 2 and fields[1] == "Q":
+            if len(fields) == 2 and fields[1] == "Q" and is_seq(fields[0]):
                 out.extend(self.hello(now_ms))
         return out
 

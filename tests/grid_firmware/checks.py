@@ -102,6 +102,17 @@ def check_garbage_from_the_host_is_ignored_and_a_query_answered():
     return answer
 
 
+def check_a_query_whose_seq_is_no_sequence_number_is_dropped_whole():
+    """docs/grid-protocol.md: SEQ is decimal, 0 to 999; a frame with a field the
+    board does not understand is dropped whole (the host's reader does the same)."""
+    logic = gridproto.GridLogic()
+    for seq in ("1000", "abc", "", "-1", " 1", "1.5", "0x1", "12a"):
+        assert logic.host(gridproto.frame(seq + ",Q"), 0) == [], seq
+    answers = [logic.host(gridproto.frame(seq + ",Q"), 0) for seq in ("0", "999", "007")]
+    assert [len(answer) for answer in answers] == [2, 2, 2]
+    return answers[-1]
+
+
 def check_the_reader_resynchronises_on_every_dollar():
     good = gridproto.frame("5,T,0000001")
     stream = b"\x00\xff\x03 noise\r\n$" + b"A" * 200 + b"\n"  # overlong
@@ -453,6 +464,7 @@ CHECKS = (
     check_state_on_change_and_every_period,
     check_a_fault_is_repeated_every_second_until_it_clears,
     check_garbage_from_the_host_is_ignored_and_a_query_answered,
+    check_a_query_whose_seq_is_no_sequence_number_is_dropped_whole,
     check_the_reader_resynchronises_on_every_dollar,
     check_the_outbox_drops_the_oldest_whole_frames_and_splits_none,
     check_strips_report_every_crossing,
