@@ -86,7 +86,8 @@ def add_parser(sub: Any) -> None:
         type=path_arg,
         metavar="DIR",
         help="run the profile's real drivers over emulated hardware; write each seat's SPI "
-        "transfer log (SEAT.spi) and each image its panel got (SEAT-NNNN.png) in DIR",
+        "transfer log (SEAT.spi) and each image its panel got (SEAT-NNNN.png) in DIR "
+        "(an earlier run's files of those names are removed first)",
     )
     p.add_argument(
         "--emulate-fault",
