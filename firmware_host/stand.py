@@ -107,6 +107,10 @@ class Stand:
     full_refresh: bool = True  # the next frames want a full refresh
     version: int = 0  # goes up with every change a screen may show (see `entry`)
     ended_at: float | None = None  # when the game in play ended (None: not, or long ago)
+    # A game resumed in its end hold (ended, not yet listed: the stand stopped before
+    # both sides were shown): the hold, and the undo it allows, start again at the
+    # service's next tick (the stand has no clock of its own).
+    hold_resumed: bool = False
     fault: str | None = None  # why the last accepted input could not be saved (not taken)
     inputs_lost: frozenset[str] = frozenset()  # input devices that stopped answering
     panel_faults: dict[Seat, str] = field(default_factory=dict)  # panels failing, and how
@@ -194,6 +198,7 @@ class Stand:
                     loose_order=started.loose_order,
                     first=started.first,
                 )
+            self.hold_resumed = not self.playing and not self.store.listed()
         self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
         self._list_if_final()  # a finished game the history may not have yet
@@ -254,7 +259,7 @@ class Stand:
         self.undo_request = None
         self.penalty_pending = False
         self._arm_timer()
-        self.ended_at = None
+        self.ended_at, self.hold_resumed = None, False
         self.full_refresh = True
         return True
 
@@ -333,7 +338,7 @@ class Stand:
     @property
     def revealed(self) -> bool:
         """Whether the finished game's key may be shown (undo is then refused)."""
-        return self.ended_at is None
+        return self.ended_at is None and not self.hold_resumed
 
     def _list_if_final(self) -> None:
         """Once a finished game's end is final (both sides shown, undo refused), it
@@ -365,6 +370,8 @@ class Stand:
         if self.refused_at is not None and now - self.refused_at >= REFUSAL_SHOWN:
             self.refused_at = None
             self.refusal_shown = False
+        if self.hold_resumed:
+            self.hold_resumed, self.ended_at = False, now
         if self.ended_at is not None and now - self.ended_at >= self.settings.reveal_delay:
             self.ended_at = None  # the end screen with both sides: a full refresh
             self.full_refresh = True
@@ -506,7 +513,7 @@ class Stand:
             if not game.playing(state) and was_playing:
                 self.ended_at = now  # the end, the key held back a few seconds
             elif game.playing(state):
-                self.ended_at = None
+                self.ended_at, self.hold_resumed = None, False
         if refused:
             # A refusal shows for a few seconds, then the last accepted outcome is
             # back. The same finger bouncing on the word it just found is not

@@ -296,6 +296,12 @@ class Store:
                 f"cannot list the finished game in {self.root}: {e.strerror or e}"
             ) from e
 
+    def listed(self) -> bool:
+        """Whether the current game is in the history already (its newest lines)."""
+        return self.game_id is not None and any(
+            g.get("id") == self.game_id for g in self.history(limit=3)
+        )
+
     def _list(self, state: Any) -> tuple[dict[str, Any], Callable[[], None]]:
         """The game's history line (unless the newest lines hold it already) and
         its campaign count; returns the line and what takes back a line added
@@ -308,7 +314,7 @@ class Store:
         entry = {"id": self.game_id, "date": ended or _now(), "game": game.name}
         entry.update(game.history_entry(state))
         history = self.root / "history.jsonl"
-        listed = any(g.get("id") == self.game_id for g in self.history(limit=3))
+        listed = self.listed()
         size = history.stat().st_size if history.exists() else None
 
         def take_back() -> None:

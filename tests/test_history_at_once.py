@@ -63,9 +63,9 @@ def test_the_end_is_listed_once_final_and_once_only(name: str, tmp_path: Path) -
     assert listed(tmp_path) == [game]
 
 
-def test_a_restart_during_the_hold_lists_the_game_when_it_comes_back(tmp_path: Path) -> None:
-    """The stand stopped before the end was final: back up, the game is over and
-    its key shown (no undo across a restart), so it is listed then."""
+def test_a_restart_during_the_hold_lists_the_game_when_the_hold_is_over(tmp_path: Path) -> None:
+    """The stand stopped before the end was final: back up, the end is held again
+    (both seats may still undo), and listed once the hold is over."""
     stand = Stand(Store(tmp_path))
     stand.boot()
     game = lose(stand, 10.0)
@@ -73,6 +73,9 @@ def test_a_restart_during_the_hold_lists_the_game_when_it_comes_back(tmp_path: P
     assert listed(tmp_path) == []
     again = Stand(Store(tmp_path))
     again.boot()
+    assert not again.revealed and listed(tmp_path) == []
+    again.tick(100.0)
+    again.tick(100.0 + HOLD)
     assert again.revealed and listed(tmp_path) == [game]
 
 
@@ -94,3 +97,37 @@ def test_a_disk_that_refuses_the_line_leaves_it_to_the_next_deal(
     monkeypatch.setattr(Store, "_list", real)
     stand.handle(Press("B", KeyName.CLUE), 40.0)  # the next deal lists it
     assert listed(tmp_path) == [game]
+
+
+@pytest.mark.parametrize("name", games.SHIPPED)
+def test_a_restart_in_the_end_hold_holds_again_and_undo_still_takes_the_touch_back(
+    name: str, tmp_path: Path
+) -> None:
+    """The stand stopped (a kill, a power cut) before both sides were shown: the
+    start shows the same held end, not the key, and both seats may still undo."""
+    stand = Stand(Store(tmp_path), settings=Settings(game=name))
+    stand.boot()
+    game = lose(stand, 10.0)
+    stand.tick(12.0)  # within the hold: then the power goes
+    stand.store.close()
+    again = Stand(Store(tmp_path), settings=Settings(game=name))
+    again.boot()
+    assert not again.playing and not again.revealed  # the first frame: still held
+    assert listed(tmp_path) == []
+    again.tick(500.0)  # the service's first tick: the hold starts again
+    assert not again.revealed
+    again.handle(Press("A", KeyName.UNDO), 501.0)
+    again.handle(Press("B", KeyName.UNDO), 501.5)
+    assert again.playing and again.store.game_id == game
+    assert listed(tmp_path) == []
+
+
+def test_a_restart_after_the_end_was_final_shows_it_at_once(tmp_path: Path) -> None:
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    game = lose(stand, 10.0)
+    stand.tick(11.0 + HOLD)  # both sides shown: listed
+    stand.store.close()
+    again = Stand(Store(tmp_path))
+    again.boot()
+    assert not again.playing and again.revealed and listed(tmp_path) == [game]
