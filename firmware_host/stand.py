@@ -72,6 +72,9 @@ REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last ou
 # the new game's first input comes sooner): long enough to be seen by a player
 # who looked away, as the board it was playing has gone.
 LEFT_SHOWN = 30.0
+# Turns the timer may end in a row with no input at the table: one each, then the
+# table is taken for empty (a turn's timeout is the timer's, not the players').
+IDLE_TIMEOUTS = 2
 
 
 @dataclass
@@ -93,7 +96,7 @@ class Stand:
 
     # The fields no screen shows: changing them moves no version.
     UNSHOWN: ClassVar[frozenset[str]] = frozenset(
-        {"store", "new_card", "on_calibrated", "version", "_card"}
+        {"store", "new_card", "on_calibrated", "version", "_card", "idle_timeouts"}
     )
 
     store: Store
@@ -127,6 +130,10 @@ class Stand:
     cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
     penalty_pending: bool = False  # an invalid clue called: the next touch names the word
     timer: TurnTimer = field(default_factory=TurnTimer)  # the turn timer (a game with one)
+    # Turns the timer ended with no input at the table since: at IDLE_TIMEOUTS (each
+    # team's turn run out, nobody there) it waits, showing a full turn, for the next
+    # input, so a table left alone settles and its panels sleep.
+    idle_timeouts: int = 0
     _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
     # Settings the disk refused, until `tick` saves them.
     saving: Unsaved = field(default_factory=Unsaved)
@@ -297,6 +304,7 @@ class Stand:
 
     @entry
     def _input(self, event: InputEvent | games.Played, now: float) -> None:
+        self.idle_timeouts = 0  # somebody is at the table: the timer runs again
         if isinstance(event, Touch):
             if self.calibrating is not None:
                 self._calibrate(event, now)
@@ -396,11 +404,15 @@ class Stand:
         if not self._timed():
             self.timer.stop()
             return
+        if self.idle_timeouts >= IDLE_TIMEOUTS:  # an empty table: wait for somebody
+            self.timer.arm(self.settings.timer, self.game)
+            return
         up = self.timer.run(now, self.settings.timer, self.game.turn_of(self.state))
         # A full disk leaves it at "time is up" until saving works again.
         if up and not self.penalty_pending and self.fault is None:
             result = self._game(self.game.timeout_event(self.state), now)
             if result is not None and not games.refused(result):
+                self.idle_timeouts += 1
                 self._run_timer(now)  # the next turn's clock
                 return
         self.timer.show(self.game)

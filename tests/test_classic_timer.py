@@ -127,6 +127,26 @@ def test_a_turn_ended_by_a_pass_starts_the_next_clock_then(tmp_path: Path) -> No
     assert stand.state.turn is Team.BLUE
 
 
+def test_an_empty_table_stops_the_timer_after_each_team_timed_out_once(tmp_path: Path) -> None:
+    """Nobody at the table: one timeout a team, then the timer waits, drawn full, for
+    the next input (which starts its clock), so the panels may sleep."""
+    stand = timed_stand(tmp_path, timer=60)
+    stand.tick(0.0)
+    stand.tick(60.0)
+    stand.tick(120.0)
+    assert journal_events(tmp_path) == ["timeout blue", "timeout red"]
+    version = stand.version
+    for t in (180.0, 240.0, 3600.0):
+        assert not stand.tick(t)  # nothing changes: no more frames
+    assert journal_events(tmp_path) == ["timeout blue", "timeout red"]
+    assert stand.version == version and stand.timer_left == 60
+    stand.handle(Press("A", KeyName.CLUE), 4000.0)  # somebody is back: the clock runs
+    stand.tick(4059.0)
+    assert stand.timer_left == 1 and stand.state.turn is Team.BLUE
+    stand.tick(4060.0)
+    assert journal_events(tmp_path)[-1] == "timeout blue" and stand.state.turn is Team.RED
+
+
 def test_no_timeout_while_an_invalid_clues_cover_is_awaited(tmp_path: Path) -> None:
     stand = timed_stand(tmp_path, timer=60)
     stand.tick(0.0)
