@@ -482,6 +482,12 @@ class Stand:
             return
         if press.key is KeyName.PASS and self._over_and_shown():
             self._hint((seat,), "too_late", now)  # the end is final: clue deals the next
+        elif press.key in (KeyName.CLUE, KeyName.PASS) and not self.playing:
+            # The end held back: only undo can change it now. The rules would refuse
+            # the key ("the game is over"), and the refusal would unframe the word
+            # that ended the game and cost each panel two refreshes; the held end
+            # screen already says what undo does.
+            log.info("%s %s while the end is held: ignored", press.key.value, seat.value)
         elif press.key in (KeyName.CLUE, KeyName.PASS):
             event = self.game.key_event(self.state, seat, press.key.value)
             if event is not None:
