@@ -22,7 +22,7 @@ from .geometry import Box, grid_size, inclusive
 from .panels import PanelSpec
 from .play import Counter, cell_looks, counter, draw_grid, number_width
 from .text import BLACK, TextBox, draw_text, line_height, width
-from .view import SQUARE, Ending, SeatView, Shape
+from .view import SQUARE, Ending, SeatView, Shape, Who
 
 GRID_GAP = 6
 # The widest a card code can be: W is the font's widest capital (the tests check
@@ -187,6 +187,15 @@ def code_boxes(
     return code, replace(box, y=box.y + code.h, lines=max(1, -(-rest // box.line_height)))
 
 
+def hold_key(view: SeatView) -> str:
+    """The [end_hold] line while the key is held back: what undo does, or, once one
+    seat pressed it, the same request as during play (that seat waits, the
+    partner is asked to press undo too)."""
+    if view.undo_asked is None:
+        return "undo"
+    return "asked_by_me" if view.undo_asked is Who.ME else "asked_by_partner"
+
+
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
     end = view.end
     assert end is not None
@@ -208,7 +217,7 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     notice = s["end_note"]["partner_panel_failed"] if view.partner_panel_failed else None
     if end.card_code is None:  # the key is held back a few seconds: undo is still possible
         whole, head = lay.held(lay.code_size)
-        draw_text(d, s["end_hold"]["undo"], head if notice else whole, center=True)
+        draw_text(d, s["end_hold"][hold_key(view)], head if notice else whole, center=True)
     else:  # alone and large: no two of its characters alike (docs/screens.md)
         draw_text(d, end.card_code, code, center=True)
     if notice is not None:

@@ -1,20 +1,29 @@
 """The keys on the Duet end screen, through the stand and the screens as the service
 draws them: while the end is held back (undo can still take the last touch back)
-a refused key leaves the held end as it was."""
+one seat's undo is asked of the other as during play, and a refused key leaves
+the held end as it was."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageDraw
 from test_history_at_once import lose
 
 from keystand import games, layouts, screens
+from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import KeyName, Press
+from keystand.layouts import end as end_screen
+from keystand.layouts.i18n import strings
+from keystand.layouts.text import TextBox, draw_text
 from keystand.rules import Seat
 from keystand.settings import Settings
 from keystand.stand import Stand
 from keystand.store import Store
+
+MOUNTS = [(m, r) for m in layouts.MODELS for r in (0, 90)]
 
 
 def stand_of(root: Path, game: str = "duet") -> Stand:
@@ -29,6 +38,53 @@ def press(stand: Stand, seat: Seat, key: KeyName, now: float) -> bool:
 
 def seat_view(stand: Stand, seat: Seat) -> layouts.AnyView:
     return stand.game.view(stand.state, seat, screens.context(stand, seat))
+
+
+def says(shown: Image.Image, text: str, box: TextBox) -> bool:
+    """`shown` has `text` in `box`, drawn as the end screen draws it, and nothing
+    else there."""
+    alone = Image.new("1", shown.size, 1)
+    d = ImageDraw.Draw(alone)
+    d.fontmode = "1"
+    draw_text(d, text, box, center=True)
+    return shown.crop(box.box).tobytes() == alone.crop(box.box).tobytes()
+
+
+def held_box(panel: SimPanel) -> TextBox:
+    lay = end_screen.layout(screens.spec(panel))
+    return lay.held(lay.code_size)[0]
+
+
+@pytest.mark.parametrize(("model", "rotation"), MOUNTS)
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_one_seats_undo_on_the_held_end_is_asked_of_the_partner(
+    model: str, rotation: int, lang: str, tmp_path: Path
+) -> None:
+    stand = stand_of(tmp_path)
+    stand.settings = replace(stand.settings, lang=(lang, lang))
+    lose(stand, 10.0)
+    panel = SimPanel(model, rotation=rotation, speed=0)
+    s = strings(lang)["end_hold"]
+    for seat in Seat:
+        assert says(screens.render(stand, seat, panel), s["undo"], held_box(panel))
+    assert press(stand, Seat.A, KeyName.UNDO, 12.0)
+    assert not stand.revealed  # still held: the partner's side and the code are not shown
+    asker, asked = (screens.render(stand, seat, panel) for seat in (Seat.A, Seat.B))
+    assert says(asker, s["asked_by_me"], held_box(panel))
+    assert says(asked, s["asked_by_partner"], held_box(panel))
+    press(stand, Seat.B, KeyName.UNDO, 13.0)  # both: the touch is taken back
+    assert stand.playing
+
+
+def test_an_unanswered_undo_on_the_held_end_lapses(tmp_path: Path) -> None:
+    stand = stand_of(tmp_path)
+    lose(stand, 10.0)
+    panel = SimPanel("epd2in9_V2", speed=0)
+    held = screens.render(stand, Seat.B, panel)
+    press(stand, Seat.A, KeyName.UNDO, 11.5)
+    assert screens.render(stand, Seat.B, panel).tobytes() != held.tobytes()
+    assert stand.tick(11.5 + stand.settings.undo_window + 0.1)
+    assert screens.render(stand, Seat.B, panel).tobytes() == held.tobytes()
 
 
 @pytest.mark.parametrize("name", games.SHIPPED)
