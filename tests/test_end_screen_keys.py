@@ -1,7 +1,8 @@
 """The keys on the Duet end screen, through the stand and the screens as the service
 draws them: while the end is held back (undo can still take the last touch back)
 one seat's undo is asked of the other as during play, and a refused key leaves
-the held end as it was."""
+the held end as it was; once both sides are shown, undo and pass say why they do
+nothing and what deals the next game."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
-from test_history_at_once import lose
+from test_history_at_once import HOLD, lose
 
 from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
@@ -18,6 +19,7 @@ from keystand.drivers.inputs import KeyName, Press
 from keystand.layouts import end as end_screen
 from keystand.layouts.i18n import strings
 from keystand.layouts.text import TextBox, draw_text
+from keystand.layouts.view import HINTS
 from keystand.rules import Seat
 from keystand.settings import Settings
 from keystand.stand import Stand
@@ -53,6 +55,11 @@ def says(shown: Image.Image, text: str, box: TextBox) -> bool:
 def held_box(panel: SimPanel) -> TextBox:
     lay = end_screen.layout(screens.spec(panel))
     return lay.held(lay.code_size)[0]
+
+
+def foot_box(panel: SimPanel) -> TextBox:
+    lay = end_screen.layout(screens.spec(panel))
+    return end_screen.code_boxes(lay.code, lay.code_lines, lay.code_size)[1]
 
 
 @pytest.mark.parametrize(("model", "rotation"), MOUNTS)
@@ -109,3 +116,39 @@ def test_a_key_the_held_end_refuses_leaves_it_as_it_was(
     press(stand, Seat.A, KeyName.UNDO, 17.5)
     press(stand, Seat.B, KeyName.UNDO, 18.0)
     assert stand.playing  # undo still takes the end back
+
+
+@pytest.mark.parametrize(("model", "rotation"), MOUNTS)
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+@pytest.mark.parametrize("key", [KeyName.UNDO, KeyName.PASS])
+def test_undo_and_pass_once_both_sides_are_shown_say_the_game_is_over(
+    model: str, rotation: int, lang: str, key: KeyName, tmp_path: Path
+) -> None:
+    stand = stand_of(tmp_path)
+    stand.settings = replace(stand.settings, lang=(lang, lang))
+    lose(stand, 10.0)
+    stand.tick(11.0 + HOLD)  # both sides shown: undo is refused
+    panel = SimPanel(model, rotation=rotation, speed=0)
+    partner = screens.render(stand, Seat.B, panel)
+    assert press(stand, Seat.A, key, 30.0)
+    s = strings(lang)["end_hint"]
+    assert says(screens.render(stand, Seat.A, panel), s["too_late"], foot_box(panel))
+    assert screens.render(stand, Seat.B, panel).tobytes() == partner.tobytes()  # its own
+    stand.tick(40.0)  # a hint's few seconds: then the end line again
+    assert says(screens.render(stand, Seat.A, panel), s["new_game"], foot_box(panel))
+
+
+def test_every_hint_the_revealed_end_screen_can_get_has_its_words(tmp_path: Path) -> None:
+    """A key that does nothing there sets a hint (stand.py); the end screen draws it
+    under the code, in every language. Not "partner_new_game": that is set as a
+    new game is dealt, and the game's next accepted input clears it."""
+    stand = stand_of(tmp_path)
+    lose(stand, 10.0)
+    stand.tick(11.0 + HOLD)
+    panel = SimPanel("epd2in7_V2", speed=0)
+    for lang in layouts.languages():
+        for hint in sorted(set(HINTS) - {"partner_new_game"}):
+            context = replace(screens.context(stand, Seat.A), hint=hint)
+            view = stand.game.view(stand.state, Seat.A, context)
+            image = layouts.render(view, screens.spec(panel), lang)
+            assert says(image, strings(lang)["end_hint"][hint], foot_box(panel)), (lang, hint)
