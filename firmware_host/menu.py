@@ -38,6 +38,27 @@ class Item(enum.Enum):
     TIMER = "timer"  # the turn timer's length (a game that has one)
 
 
+# The entries whose choice the rules fix at a game's start, by the field of
+# `games.Options` each sets: chosen during a game they wait for the next one, and
+# the menu says so (`waiting`). Every other entry acts at once (the turn timer
+# times the turn in play; Game deals at once).
+NEXT_GAME_ONLY = {Item.MISSION: "mission", Item.ORDER: "loose_order", Item.FIRST_CLUE: "first"}
+
+
+def waiting(settings: Settings, started: games.Options | None) -> frozenset[Item]:
+    """The entries whose choice in `settings` waits for the next game: it differs
+    from what the game in play started with (`started`; None: no game in play,
+    so the next game is dealt with them as they are)."""
+    if started is None:
+        return frozenset()
+    chosen = settings.options
+    return frozenset(
+        item
+        for item, name in NEXT_GAME_ONLY.items()
+        if getattr(chosen, name) != getattr(started, name)
+    )
+
+
 def items_of(game: str) -> tuple[Item, ...]:
     """The menu entries of the game called `game`, top to bottom."""
     return tuple(Item(name) for name in games.get(game).menu_items)

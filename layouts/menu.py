@@ -42,7 +42,9 @@ class MenuLine:
     value_key: str | None = None
     value_text: str | None = None
     mission: tuple[str | None, str] | None = None  # (name key or None, "9-5")
-    label_key: str | None = None  # instead of the item's own label ([menu])
+    # Chosen during a game for the next one (the rules fix it at the start): the
+    # label says "Next game" instead of the entry's name, the value is the choice.
+    next_game: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,8 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         ink = WHITE if chosen else BLACK
         if chosen:
             d.rectangle((x0, row.y - 1, x1, row.y + lay.row_h - 3), fill=BLACK)
-        draw_text(d, s["menu"][line.label_key or line.item.value], row, fill=ink)
+        label = "mission_next" if line.next_game else line.item.value
+        draw_text(d, s["menu"][label], row, fill=ink)
         text = s["menu_value"][line.value_key] if line.value_key else (line.value_text or "")
         if line.mission is not None:
             text = i18n.mission(lang, *line.mission)

@@ -1010,3 +1010,25 @@ def test_right_aligned_text_ends_at_its_boxs_right_edge():
     draw_text(draw, "Cairo 9-5", box, right=True)
     ink = black_bbox(image)
     assert ink is not None and box.x + box.w - 1 <= ink[2] <= box.x + box.w and ink[0] > box.x + 30
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_an_entry_chosen_for_the_next_game_is_labelled_so(model, rotation):
+    """Mission, clue order and first clue chosen during a game apply to the next:
+    each says "Next game" where its name goes, its value as ever; nothing else moves."""
+    spec = panel(model, rotation)
+    lay = menu_screen.layout(spec)
+    for item in (MenuItem.MISSION, MenuItem.ORDER, MenuItem.FIRST_CLUE):
+        at = next(k for k, line in enumerate(MENU_LINES) if line.item is item)
+        marked = tuple(replace(line, next_game=k == at) for k, line in enumerate(MENU_LINES))
+        # The entry shown, not chosen: the window put where it is one of the rows.
+        selected = at - 1
+        first = menu_screen._window(selected, len(MENU_LINES), len(lay.rows))
+        row = lay.rows[at - first]
+        for lang in languages():
+            s = strings(lang)
+            plain = render(MenuView(MENU_LINES, selected), spec, lang)
+            later = render(MenuView(marked, selected), spec, lang)
+            assert says(plain, spec, s["menu"][item.value], row), (item, lang)
+            assert says(later, spec, s["menu"]["mission_next"], row), (item, lang)
+            assert changed_only_inside(plain, later, row.box), (item, lang)
