@@ -116,6 +116,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         menu.index,
         menu.editing,
         history,
+        history_page=menu.page,
         other_panel_failed=seat.partner in stand.panel_faults,
     )
 
