@@ -1,6 +1,8 @@
 """A seat's menu: its entries, where the seat is in it, and what each key does there.
 
-In a seat's menu: clue moves up, pass down, menu chooses, undo goes back. A key
+In a seat's menu: clue moves up, pass down, menu chooses, undo goes back; in
+the history, clue pages up (newer games), pass down (older), undo or menu go
+back to the entries. A key
 changes the menu and the settings it edits (`Menu.press`); what it asks of the
 game (deal, call the clue invalid, calibrate the grid, read the history, close)
 comes back as a `Choice` for the stand to carry out.
@@ -38,6 +40,32 @@ class Item(enum.Enum):
     TIMER = "timer"  # the turn timer's length (a game that has one)
 
 
+# The entries whose choice the rules fix at a game's start, by the field of
+# `games.Options` each sets: chosen during a game they wait for the next one, and
+# the menu says so (`waiting`). Every other entry acts at once (the turn timer
+# times the turn in play; Game deals at once).
+NEXT_GAME_ONLY = {Item.MISSION: "mission", Item.ORDER: "loose_order", Item.FIRST_CLUE: "first"}
+
+
+def waiting(settings: Settings, started: games.Options | None) -> frozenset[Item]:
+    """The entries whose choice in `settings` waits for the next game: it differs
+    from what the game in play started with (`started`; None: no game in play,
+    so the next game is dealt with them as they are)."""
+    if started is None:
+        return frozenset()
+    chosen = settings.options
+    return frozenset(
+        item
+        for item, name in NEXT_GAME_ONLY.items()
+        if getattr(chosen, name) != getattr(started, name)
+    )
+
+
+# The newest finished games the History entry pages through, a few to a page
+# (as many as the panel has rows).
+HISTORY_GAMES = 50
+
+
 def items_of(game: str) -> tuple[Item, ...]:
     """The menu entries of the game called `game`, top to bottom."""
     return tuple(Item(name) for name in games.get(game).menu_items)
@@ -72,6 +100,9 @@ class Menu:
     confirming: bool = False  # New game, Game (a game in play) or Invalid clue chosen once
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
+    # The history's page: pass counts it up, clue down; the screen takes it modulo
+    # its number of pages (a panel's rows per page are the layout's), so it wraps.
+    page: int = 0
 
     @property
     def item(self) -> Item:
@@ -82,7 +113,12 @@ class Menu:
         if key is not KeyName.MENU:
             self.confirming = False
         if self.history is not None:
-            self.history = None
+            if key is KeyName.CLUE:
+                self.page -= 1
+            elif key is KeyName.PASS:
+                self.page += 1
+            else:  # undo or menu: back to the entries
+                self.history, self.page = None, 0
             return Choice(settings)
         if self.editing:
             return Choice(self._edit_mission(key, settings))

@@ -7,6 +7,7 @@ only (no key).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from PIL import Image
@@ -14,6 +15,7 @@ from PIL import Image
 from keystand.drivers.display import Panel
 
 from . import games, layouts
+from .menu import waiting
 from .rules import Seat
 from .stand import Item, Stand
 
@@ -62,21 +64,15 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     at its foot, whether the other seat's panel fails (the stand's own state)."""
     menu = stand.menus[seat]
     s = stand.settings
+    started = stand.game.options_of(stand.state) if stand.playing else None
+    later = waiting(s, started)  # chosen for the next game: labelled so
     lines = []
     for item in menu.items:
         entry = layouts.MenuItem(item.value)
         if item is Item.CALIBRATE:
             lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
         elif item is Item.MISSION:
-            options = stand.game.options_of(stand.state) if stand.state is not None else None
-            waits = stand.playing and options is not None and options.mission != s.mission
-            lines.append(
-                layouts.MenuLine(
-                    entry,
-                    mission=(s.mission.name, str(s.mission)),
-                    label_key="mission_next" if waits else None,
-                )
-            )
+            lines.append(layouts.MenuLine(entry, mission=(s.mission.name, str(s.mission))))
         elif item is Item.ORDER:
             lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
         elif item is Item.FIRST_CLUE:
@@ -103,6 +99,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
                 lines.append(layouts.MenuLine(entry, "timer_off"))
         else:
             lines.append(layouts.MenuLine(entry))
+    lines = [replace(line, next_game=Item(line.item.value) in later) for line in lines]
     history = None
     if menu.history is not None:
         history = tuple(
@@ -119,6 +116,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         menu.index,
         menu.editing,
         history,
+        history_page=menu.page,
         other_panel_failed=seat.partner in stand.panel_faults,
     )
 

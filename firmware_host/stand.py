@@ -33,7 +33,7 @@ from keystand.drivers.inputs.touchfilter import Orientation
 
 from . import cursor, games
 from .journal import JournalError
-from .menu import Choice, Do, Item, Menu, items_of
+from .menu import HISTORY_GAMES, Choice, Do, Item, Menu, items_of
 from .rules import Seat
 from .settings import (
     LANGUAGES,
@@ -615,7 +615,7 @@ class Stand:
             self.hints.clear()
         elif do is Do.HISTORY:
             try:
-                menu.history = self.store.history(limit=20)  # read once, not on every redraw
+                menu.history = self.store.history(limit=HISTORY_GAMES)  # once, not every redraw
             except OSError as e:  # a history.jsonl the stand cannot read: an empty page
                 log.error("cannot read the history: %s", e)
                 menu.history = []

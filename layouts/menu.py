@@ -3,8 +3,9 @@
 A title bar, the entries (the chosen one inverted, a window that scrolls with
 it on small panels), and a line that says what the keys do (or, while the other
 seat's screen fails, says that: an urgent fault before a reminder). The same screen
-lists the finished games when the seat asks for the history, and the turns and
-mistakes while a custom mission is set.
+lists the finished games when the seat asks for the history, a page of them at a
+time with "2/5" at the title bar's right end, and the turns and mistakes while a
+custom mission is set.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from . import i18n
 from .panels import PanelSpec
-from .text import BLACK, WHITE, TextBox, draw_text, line_height
+from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
 
 
 class MenuItem(enum.Enum):
@@ -42,7 +43,9 @@ class MenuLine:
     value_key: str | None = None
     value_text: str | None = None
     mission: tuple[str | None, str] | None = None  # (name key or None, "9-5")
-    label_key: str | None = None  # instead of the item's own label ([menu])
+    # Chosen during a game for the next one (the rules fix it at the start): the
+    # label says "Next game" instead of the entry's name, the value is the choice.
+    next_game: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,9 @@ class MenuView:
     selected: int = 0
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
     history: tuple[HistoryLine, ...] | None = None  # shown instead of the entries
+    # The history's page, any integer: taken modulo the pages there are on the
+    # panel (its rows to a page), so paging on past either end wraps round.
+    history_page: int = 0
     # The other seat's screen fails (stuck, unplugged): said where the keys' hint goes,
     # as that panel cannot say it and the players may not look at it for a while.
     other_panel_failed: bool = False
@@ -72,9 +78,14 @@ class MenuView:
             raise ValueError(f"editing {self.editing!r}: expected turns or mistakes")
 
 
+# The widest page indicator the history draws ("17/17": HISTORY_GAMES to a few a page).
+WIDEST_PAGES = "88/88"
+
+
 @dataclass(frozen=True)
 class MenuLayout:
     title: TextBox
+    page: TextBox  # the history's "2/5", at the title bar's right end
     rows: tuple[TextBox, ...]  # where each visible entry's label goes
     values: tuple[TextBox, ...]  # and its value
     hint: TextBox
@@ -103,6 +114,10 @@ def layout(panel: PanelSpec) -> MenuLayout:
     st = panel.style
     m = st.margin + 1
     title = TextBox(m + 2, m, w - 2 * m - 4, st.headline)
+    pw = width(WIDEST_PAGES, st.body) + 1  # at the entries' size: beside the title
+    page = TextBox(
+        title.x + title.w - pw, title.y + (title.h - line_height(st.body)) // 2, pw, st.body
+    )
     hint_size = st.label
     hint_lines = st.hint_lines if panel.landscape else max(2, st.hint_lines)
     hint = TextBox(m, h - m - hint_lines * line_height(hint_size), w - 2 * m, hint_size, hint_lines)
@@ -126,7 +141,7 @@ def layout(panel: PanelSpec) -> MenuLayout:
         values = tuple(
             TextBox(m + 3, top + k * row_h + 1 + lh, inner - 6 - sw, st.body) for k in range(n)
         )
-    return MenuLayout(title, rows, values, hint, row_h)
+    return MenuLayout(title, page, rows, values, hint, row_h)
 
 
 def scroll_width(panel: PanelSpec) -> int:
@@ -171,8 +186,12 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
     d.rectangle((x0, lay.title.y - 1, x1, lay.title.y + lay.title.h), fill=BLACK)
     if view.history is not None:
         draw_text(d, s["menu"]["history"], lay.title, fill=WHITE)
-        games = view.history[: len(lay.rows)]
-        if not games:
+        page, pages = history_page(view, len(lay.rows))
+        per = len(lay.rows)
+        games = view.history[page * per : (page + 1) * per]
+        if games:
+            draw_text(d, f"{page + 1}/{pages}", lay.page, fill=WHITE, right=True)
+        else:
             draw_text(d, s["history_empty"]["none"], lay.first_line)
         for row, value, game in zip(lay.rows, lay.values, games, strict=False):
             draw_text(d, f"{game.date} {game.mission}", row)
@@ -188,7 +207,8 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         ink = WHITE if chosen else BLACK
         if chosen:
             d.rectangle((x0, row.y - 1, x1, row.y + lay.row_h - 3), fill=BLACK)
-        draw_text(d, s["menu"][line.label_key or line.item.value], row, fill=ink)
+        label = "mission_next" if line.next_game else line.item.value
+        draw_text(d, s["menu"][label], row, fill=ink)
         text = s["menu_value"][line.value_key] if line.value_key else (line.value_text or "")
         if line.mission is not None:
             text = i18n.mission(lang, *line.mission)
@@ -200,6 +220,14 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
             _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
     draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)
+
+
+def history_page(view: MenuView, per_page: int) -> tuple[int, int]:
+    """The history's page shown (from 0) and how many there are, `per_page` games
+    to a page (the panel's rows)."""
+    count = len(view.history or ())
+    pages = max(1, -(-count // per_page))
+    return view.history_page % pages, pages
 
 
 def foot(view: MenuView, s: Mapping[str, Mapping[str, str]], hint: str) -> str:

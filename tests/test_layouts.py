@@ -53,6 +53,7 @@ from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
 from keystand.layouts.i18n import STRINGS_DIR, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
+from keystand.layouts.text import width as text_width
 from keystand.layouts.view import HINTS
 from keystand.rules import Card, Mission, Seat
 from keystand.rules.duet import Duet
@@ -1010,3 +1011,66 @@ def test_right_aligned_text_ends_at_its_boxs_right_edge():
     draw_text(draw, "Cairo 9-5", box, right=True)
     ink = black_bbox(image)
     assert ink is not None and box.x + box.w - 1 <= ink[2] <= box.x + box.w and ink[0] > box.x + 30
+
+
+def says_on_black(shown: Image.Image, spec, text: str, box: TextBox, **how: bool) -> bool:
+    """`shown` has `text` in `box` in white on black (the title bar), and nothing else."""
+    white_on_black = ImageChops.invert(shown.convert("L")).convert("1")
+    return says(white_on_black, spec, text, box, **how)
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_an_entry_chosen_for_the_next_game_is_labelled_so(model, rotation):
+    """Mission, clue order and first clue chosen during a game apply to the next:
+    each says "Next game" where its name goes, its value as ever; nothing else moves."""
+    spec = panel(model, rotation)
+    lay = menu_screen.layout(spec)
+    for item in (MenuItem.MISSION, MenuItem.ORDER, MenuItem.FIRST_CLUE):
+        at = next(k for k, line in enumerate(MENU_LINES) if line.item is item)
+        marked = tuple(replace(line, next_game=k == at) for k, line in enumerate(MENU_LINES))
+        # The entry shown, not chosen: the window put where it is one of the rows.
+        selected = at - 1
+        first = menu_screen._window(selected, len(MENU_LINES), len(lay.rows))
+        row = lay.rows[at - first]
+        for lang in languages():
+            s = strings(lang)
+            plain = render(MenuView(MENU_LINES, selected), spec, lang)
+            later = render(MenuView(marked, selected), spec, lang)
+            assert says(plain, spec, s["menu"][item.value], row), (item, lang)
+            assert says(later, spec, s["menu"]["mission_next"], row), (item, lang)
+            assert changed_only_inside(plain, later, row.box), (item, lang)
+
+
+HISTORY = tuple(HistoryLine(f"11-{28 - k // 3:02d}", f"{k + 1}-0", "won", k) for k in range(17))
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_history_draws_a_page_of_games_and_which_page(model, rotation):
+    """A page of the history: as many games as the panel has rows, the page's number
+    and the pages there are at the title bar's right end (beside the title, never on
+    it), the keys' hint at the foot; a page past either end wraps round."""
+    spec = panel(model, rotation)
+    lay = menu_screen.layout(spec)
+    per = len(lay.rows)
+    pages = -(-len(HISTORY) // per)
+    assert pages > 1
+    at = MENU_LINES.index(MenuLine(MenuItem.HISTORY))
+    for lang in languages():
+        s = strings(lang)
+        title = s["menu"]["history"]
+        assert lay.title.x + text_width(title, lay.title.size) + 4 < lay.page.x, lang
+        assert fits(menu_screen.WIDEST_PAGES, lay.page)
+        for page in range(pages):
+            view = MenuView(MENU_LINES, at, history=HISTORY, history_page=page)
+            shown = render(view, spec, lang)
+            games = HISTORY[page * per : (page + 1) * per]
+            assert len(games) == min(per, len(HISTORY) - page * per)
+            for row, game in zip(lay.rows, games, strict=False):
+                assert says(shown, spec, f"{game.date} {game.mission}", row), (lang, page)
+            assert says_on_black(shown, spec, f"{page + 1}/{pages}", lay.page, right=True)
+            assert says(shown, spec, s["menu_hint"]["back"], lay.hint, center=True)
+            wrapped = replace(view, history_page=page + pages)
+            assert render(wrapped, spec, lang).tobytes() == shown.tobytes()
+        last = render(MenuView(MENU_LINES, at, history=HISTORY, history_page=-1), spec, lang)
+        again = MenuView(MENU_LINES, at, history=HISTORY, history_page=pages - 1)
+        assert last.tobytes() == render(again, spec, lang).tobytes()

@@ -81,7 +81,7 @@ def test_history_is_read_once_per_visit(tmp_path: Path, monkeypatch: pytest.Monk
         s.handle(Touch(0, 0), 2.0)  # the other seat plays on: redraws
     assert len(reads) == 1
     assert view.history is not None and [g.result for g in view.history] == ["abandoned"]
-    s.handle(Press("B", KeyName.PASS), 3.0)  # any key: back to the menu
+    s.handle(Press("B", KeyName.UNDO), 3.0)  # undo: back to the menu
     assert screens.menu_view(s, Seat.B).history is None
 
 
@@ -263,3 +263,58 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
         )
         assert stand.status()["panel_failed"] == ["A"]  # A never came back
     assert "panel A" in stand.err.read_text() and "BUSY" in stand.err.read_text()
+
+
+def test_the_history_pages_through_the_newest_games(tmp_path: Path) -> None:
+    """After an evening of games the History entry reaches back through them: pass
+    pages down (older), clue up (newer), both wrap round as the menu's entries do;
+    undo goes back to the entries, and the next visit starts on the newest page."""
+    from keystand.menu import HISTORY_GAMES
+    from keystand.rules import Mission
+
+    s = stand(tmp_path, 6)
+    for turns in range(1, 17):  # 17 games left for a new one: each listed as abandoned
+        s.settings = replace(s.settings, mission=Mission(turns, 0))
+        assert s.new_game()  # the one before it (the first, dealt at boot: 9-9) listed
+    s.menus[Seat.B] = Menu(Seat.B, index=list(Item).index(Item.HISTORY))
+    s.handle(Press("B", KeyName.MENU), 0.0)
+    view = screens.menu_view(s, Seat.B)
+    assert view.history is not None and len(view.history) == 16  # all, newest first
+    assert [g.mission for g in view.history] == [*(f"{t}-0" for t in range(15, 0, -1)), "9-9"]
+    for panel in PANELS:  # each visit starts on the newest page
+        s.handle(Press("B", KeyName.UNDO), 0.5)
+        s.handle(Press("B", KeyName.MENU), 0.6)
+        per = len(menu_layout(screens.spec(panel)).rows)
+        pages = -(-16 // per)
+        seen, drawn = [], set()
+        for k in range(pages):
+            v = screens.menu_view(s, Seat.B)
+            page, count = layouts.menu.history_page(v, per)
+            assert (page, count) == (k, pages)
+            seen += [g.mission for g in v.history[page * per : (page + 1) * per]]
+            drawn.add(screens.render(s, Seat.B, panel).tobytes())
+            s.handle(Press("B", KeyName.PASS), 1.0)  # down: the older games
+        assert seen == [g.mission for g in view.history]  # every game, once, in order
+        assert len(drawn) == pages
+        assert layouts.menu.history_page(screens.menu_view(s, Seat.B), per)[0] == 0  # wrapped
+        s.handle(Press("B", KeyName.CLUE), 2.0)  # up from the newest: the oldest page
+        assert layouts.menu.history_page(screens.menu_view(s, Seat.B), per)[0] == pages - 1
+        s.handle(Press("B", KeyName.PASS), 3.0)
+    s.handle(Press("B", KeyName.UNDO), 4.0)  # back to the entries
+    assert s.menus[Seat.B].history is None and s.menus[Seat.B].item is Item.HISTORY
+    s.handle(Press("B", KeyName.MENU), 5.0)
+    s.handle(Press("B", KeyName.PASS), 5.1)
+    assert s.menus[Seat.B].page == 1
+    s.handle(Press("B", KeyName.MENU), 5.2)  # menu goes back too
+    assert s.menus[Seat.B].history is None and s.menus[Seat.B].page == 0
+    assert HISTORY_GAMES == 50  # README and docs/screens.md say the newest 50
+
+
+def test_the_history_holds_the_newest_fifty_games(tmp_path: Path) -> None:
+    s = stand(tmp_path, 7)
+    for _ in range(55):
+        assert s.new_game()
+    s.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.HISTORY))
+    s.handle(Press("A", KeyName.MENU), 0.0)
+    listed = [g["id"] for g in s.store.history()]
+    assert [g["id"] for g in s.menus[Seat.A].history] == listed[:50]

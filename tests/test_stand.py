@@ -464,7 +464,7 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
         stand.handle(Press("A", KeyName.MENU), float(t))
     assert stand.settings.mission == Mission(9, 5)
     line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
-    assert line.label_key == "mission_next" and line.mission == ("cairo", "9-5")
+    assert line.next_game and line.mission == ("cairo", "9-5")
     stand.menus.clear()
     assert stand.state is not None and stand.state.mission == Mission(9, 9)
     for seat in Seat:
@@ -491,7 +491,62 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
     assert v.next_mission is None  # applied: nothing more to announce
     stand.menus[Seat.A] = Menu(Seat.A)
     line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
-    assert line.label_key is None and line.mission == ("cairo", "9-5")
+    assert not line.next_game and line.mission == ("cairo", "9-5")
+
+
+def test_clue_order_and_first_clue_chosen_mid_game_show_as_next_game(stand: Stand) -> None:
+    """The rules fix the order and the first clue at the start: chosen during a
+    game they wait for the next one, and both seats' menus say so, as for a mission."""
+
+    def waits(seat: Seat) -> set[Item]:
+        opened = seat in stand.menus
+        stand.menus.setdefault(seat, Menu(seat))
+        lines = screens.menu_view(stand, seat).lines
+        if not opened:
+            del stand.menus[seat]
+        return {Item(line.item.value) for line in lines if line.next_game}
+
+    assert waits(Seat.A) == waits(Seat.B) == set()
+    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.ORDER))
+    stand.handle(Press("A", KeyName.MENU), 0.0)
+    assert stand.settings.loose_order and not stand.state.loose_order  # not mid-game
+    assert waits(Seat.A) == waits(Seat.B) == {Item.ORDER}
+    stand.menus[Seat.A].index = list(Item).index(Item.FIRST_CLUE)
+    stand.handle(Press("A", KeyName.MENU), 1.0)  # either -> A
+    assert stand.settings.first is Seat.A and stand.state.first is None
+    assert waits(Seat.A) == waits(Seat.B) == {Item.ORDER, Item.FIRST_CLUE}
+    for t in (2.0, 3.0):  # A -> B -> either: as the game in play again
+        stand.handle(Press("A", KeyName.MENU), t)
+    assert waits(Seat.A) == {Item.ORDER}
+    # A second clue in a row by A is still refused: the game in play alternates.
+    stand.menus.clear()
+    stand.handle(Act("clue", "A"), 4.0)
+    stand.handle(touch(agent_cell(stand.state.card, Seat.A)), 4.1)
+    stand.handle(Act("pass", "B"), 4.2)
+    stand.handle(Act("clue", "A"), 4.3)
+    assert stand.state.last.reason.value == "clue_out_of_turn"
+    assert stand.new_game()
+    assert stand.state.loose_order and waits(Seat.A) == waits(Seat.B) == set()
+
+
+def test_nothing_waits_for_the_next_game_without_a_game_in_play(stand: Stand) -> None:
+    from keystand.games import Options
+    from keystand.menu import waiting
+
+    chosen = Settings(mission=Mission(9, 5), loose_order=True, first=Seat.B)
+    assert waiting(chosen, None) == frozenset()
+    assert waiting(chosen, chosen.options) == frozenset()
+    assert waiting(chosen, Options(Mission(9, 5), False, Seat.B)) == {Item.ORDER}
+    assert waiting(chosen, Options()) == {Item.MISSION, Item.ORDER, Item.FIRST_CLUE}
+    # The end screen (the game over): the next game is dealt with them as they are.
+    stand.state = stand.state.apply(stand.game.act_event(stand.state, "clue", Seat.A))[0]
+    stand.settings = chosen
+    stand.menus[Seat.A] = Menu(Seat.A)
+    assert any(line.next_game for line in screens.menu_view(stand, Seat.A).lines)
+    assassin = next(i for i, k in enumerate(stand.state.card.a) if k.value == "X")
+    stand.handle(touch(assassin), 5.0)
+    assert not stand.playing
+    assert not any(line.next_game for line in screens.menu_view(stand, Seat.A).lines)
 
 
 def test_a_mission_of_the_rulebook_has_its_name_and_ones_own_have_none() -> None:
