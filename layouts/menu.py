@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from . import i18n
 from .panels import PanelSpec
-from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
+from .text import BLACK, WHITE, TextBox, draw_text, fits, line_height, width
 
 
 class MenuItem(enum.Enum):
@@ -194,7 +194,7 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         else:
             draw_text(d, s["history_empty"]["none"], lay.first_line)
         for row, value, game in zip(lay.rows, lay.values, games, strict=False):
-            draw_text(d, f"{game.date} {game.mission}", row)
+            draw_text(d, history_label(game, s, row), row)
             score = "" if game.score is None else f" {game.score}"
             draw_text(d, s["history"][game.result] + score, value, right=not panel.landscape)
         draw_text(d, foot(view, s, "back"), lay.hint, center=True)
@@ -220,6 +220,14 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
             _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
     draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)
+
+
+def history_label(game: HistoryLine, s: Mapping[str, Mapping[str, str]], row: TextBox) -> str:
+    """When and which mission; a game without missions (classic) by its name in the
+    seat's language, the date left out where a narrow row has no room for both."""
+    mission = s["menu_value"].get(f"game_{game.mission}", game.mission)
+    label = f"{game.date} {mission}"
+    return label if fits(label, row) else mission
 
 
 def history_page(view: MenuView, per_page: int) -> tuple[int, int]:

@@ -1074,3 +1074,19 @@ def test_the_history_draws_a_page_of_games_and_which_page(model, rotation):
         last = render(MenuView(MENU_LINES, at, history=HISTORY, history_page=-1), spec, lang)
         again = MenuView(MENU_LINES, at, history=HISTORY, history_page=pages - 1)
         assert last.tobytes() == render(again, spec, lang).tobytes()
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_a_classic_game_in_the_history_is_named_in_the_seats_language(model, rotation):
+    """Classic has no mission: its history row names the game, as the menu's Game
+    entry does, in each language, within the row (without the date where a narrow
+    row has no room for both)."""
+    spec = panel(model, rotation)
+    lay = menu_screen.layout(spec)
+    at = MENU_LINES.index(MenuLine(MenuItem.HISTORY))
+    view = MenuView(MENU_LINES, at, history=(HistoryLine("11-28", "classic", "won", None),))
+    for lang in languages():
+        name = strings(lang)["menu_value"]["game_classic"]
+        label = f"11-28 {name}" if fits(f"11-28 {name}", lay.rows[0]) else name  # narrow
+        assert fits(label, lay.rows[0]), (lang, name)
+        assert says(render(view, spec, lang), spec, label, lay.rows[0]), lang
