@@ -223,6 +223,11 @@ def role(view: SeatView) -> tuple[str, str, bool]:
     return "sudden_death", "both_guess", True
 
 
+# The refusals of a clue by the seat the group did not choose to give the first: the
+# screens name the seats "me" and "partner", as the menu's First clue entry does.
+FIRST_CLUE_CODES = ("first_clue_a", "first_clue_b")
+
+
 def last_key(view: SeatView) -> tuple[str, str] | None:
     """The (table, key) of the last input's line, if there is one to show."""
     last = view.last
@@ -230,6 +235,8 @@ def last_key(view: SeatView) -> tuple[str, str] | None:
         return None
     if last.kind is LastKind.REJECTED:
         assert last.reject is not None
+        if last.reject in FIRST_CLUE_CODES and last.by is not None:  # as the seat names it
+            return "first_clue", "me" if last.by is Who.ME else "partner"
         return "reject", last.reject
     if last.kind is LastKind.ARMED:
         return "last", "armed_me" if last.by is Who.ME else "armed_partner"

@@ -450,3 +450,18 @@ def test_a_cell_lands_at_the_turned_place_for_seat_b(seat):
             assert centre == 0
         else:
             assert centre == 1
+
+
+def test_a_first_clue_refusal_names_the_seats_as_each_screen_does() -> None:
+    """The stand labels no seat A or B: the seat that may not open reads that its
+    partner gives the first clue, the other that it does (the menu's me/partner)."""
+    from keystand.layouts.play import last_key
+    from keystand.rules import Clue, generate
+    from keystand.rules.duet import Duet
+
+    state, result = Duet.start(generate(3), first=Seat.B).apply(Clue(Seat.A))
+    assert result.reason.value == "first_clue_b"
+    a, b = views.for_seat(state, Seat.A), views.for_seat(state, Seat.B)
+    assert last_key(a) == ("first_clue", "partner") and last_key(b) == ("first_clue", "me")
+    for lang in languages():
+        assert "B" not in strings(lang)["first_clue"]["partner"]

@@ -35,7 +35,7 @@ from ...layouts import (
 )
 from ...rules import Clue, Key, Mission, Pass, Penalty, Seat, Touch
 from ...rules.card import GRID
-from ...rules.duet import Duet, Outcome, Phase, Reason, Rejection, Result
+from ...rules.duet import Duet, Outcome, Phase, Reason, Rejection, RejectReason, Result
 from .. import Context
 
 NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
@@ -132,13 +132,19 @@ def mission_label(mission: Mission) -> MissionLabel:
     return MissionLabel(mission.name, str(mission))
 
 
+_FIRST_CLUE = {RejectReason.FIRST_CLUE_A: Seat.A, RejectReason.FIRST_CLUE_B: Seat.B}
+
+
 def _last(last: Outcome | Rejection | None, seat: Seat) -> Last | None:
     """The last input, public as it is: what was touched, what it turned out to be."""
     if last is None:
         return None
     if isinstance(last, Rejection):
         cell = last.event.cell if isinstance(last.event, Touch) else None
-        return Last(LastKind.REJECTED, cell=cell, reject=last.reason.value)
+        # Whose the first clue is, as this seat's screen names seats: me or partner
+        # (the stand labels no seat A or B).
+        opener = _who(_FIRST_CLUE.get(last.reason), seat)
+        return Last(LastKind.REJECTED, by=opener, cell=cell, reject=last.reason.value)
     by = last.guesser
     if last.result is Result.CLUE:
         by = last.guesser.partner if last.guesser else None  # the giver
