@@ -142,6 +142,7 @@ def load(path: Path | None) -> Config:
 def _misplaced(name: str, value: Any) -> str:
     """Why `name` is not a table of the file, and where it may belong."""
     home = [table for table, cls in TABLES.items() if cls and name in schema.keys(cls)]
+    home += ["panels"] if name in PANEL_KEYS else []
     if home and not isinstance(value, dict):
         return f"a key outside any table: it goes under [{home[0]}]"
     return f"unknown table (expected {schema.or_list(list(TABLES))})"

@@ -41,13 +41,22 @@ def _languages() -> tuple[str, ...]:
     return tuple(languages())
 
 
+# The URL handlers pyserial ships (serial.protocol_handler_packages' `protocol_*`
+# modules); anything else fails only at the table ("protocol ... not known").
+SERIAL_URL_SCHEMES = ("socket", "rfc2217", "loop", "spy", "hwgrep", "alt", "cp2110")
+
+
 def _serial_port(port: str) -> str | None:
     """A device's absolute path, or a pyserial URL (`socket://`, `rfc2217://`: a grid
     reached over the network, or the tests' loop): a bare `ttyACM0` or an empty
     string would be opened relative to the service's folder, and fail at the table."""
-    if port.startswith("/") or "://" in port:
+    scheme = port.split("://", 1)[0] if "://" in port else None
+    if port.startswith("/") or scheme in SERIAL_URL_SCHEMES:
         return None
-    return f"{schema.toml(port)}: expected a device path such as /dev/ttyACM0 or a pyserial URL"
+    return (
+        f"{schema.toml(port)}: expected a device path such as /dev/ttyACM0 or a pyserial "
+        f"URL ({', '.join(f'{s}://' for s in SERIAL_URL_SCHEMES)})"
+    )
 
 
 def _loopback(host: str) -> str | None:
@@ -249,6 +258,12 @@ def _input(table: Any) -> Input:
                 f"or a table: {schema.or_list(SUBTABLES)})",
             )
     top = schema.build(Input, {k: v for k, v in table.items() if k not in SUBTABLES}, "input")
+    for sub, kind in (("keys", "keys"), ("mpr121", "mpr121"), ("serial", "serial-grid")):
+        if sub in table and kind not in top.kinds:  # its pins would be kept, unread
+            raise schema.SchemaError(
+                "input.kinds",
+                f"[input.{sub}] given, but no {kind!r} among the kinds: add it, or leave it out",
+            )
     keys = _keys(table["keys"]) if "keys" in table else None
     touch = schema.build(Touch, table.get("touch", {}), "input.touch")
     mpr121 = _mpr121(table["mpr121"]) if "mpr121" in table else None
@@ -260,11 +275,6 @@ def _input(table: Any) -> Input:
     ):
         if kind in top.kinds and given is None:
             raise schema.SchemaError("input.kinds", f"{kind!r} needs {where}")
-        if given is not None and kind not in top.kinds:  # its pins would be kept, unread
-            raise schema.SchemaError(
-                "input.kinds",
-                f"{where} given, but no {kind!r} among the kinds: add it, or leave them out",
-            )
     if "mpr121" in top.kinds and "serial-grid" in top.kinds:
         raise schema.SchemaError("input.kinds", "one touch grid: 'mpr121' or 'serial-grid'")
     return replace(top, keys=keys, touch=touch, mpr121=mpr121, serial=serial)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -380,11 +382,22 @@ def claim_state_dir(state_dir: Path) -> int | None:
 
     from .store import LOCK
 
+    path = state_dir / LOCK
+    not_a_file = f"{str(path)!r} is not a file: move it away, keystand writes it"
+    # No link followed (its target would be written), no FIFO's writer waited for.
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
-        fd = os.open(state_dir / LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(path, flags, 0o600)
     except OSError as e:
-        log.warning("cannot hold the state dir (%s): a second run on it is not refused", e)
-        return None
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk: the stand runs on
+            log.warning("cannot hold the state dir (%s): a second run on it is not refused", e)
+            return None
+        if e.errno in (errno.EISDIR, errno.ELOOP):
+            raise UsageError(not_a_file) from None
+        raise UsageError(f"cannot open {str(path)!r}: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(not_a_file)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

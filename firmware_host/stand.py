@@ -222,6 +222,10 @@ class Stand:
                 log.warning("%s; no copy could be kept: %s", e, copy_failed)
             else:  # not a file (a FIFO, a folder): nothing to copy, saved over
                 log.warning("%s%s", e, f"; the file is kept as {kept.name}" if kept else "")
+                # The defaults in its place: the next start finds them, not the same
+                # damage to copy again (a big file would fill the card start by start).
+                if kept is not None and not self._save_settings():
+                    self.saving.seats.add(None)
             return False
         if data is None:
             return False
@@ -342,6 +346,12 @@ class Stand:
         else:
             raise TypeError(f"not an input event: {event!r}")
         self._run_timer(now)  # a turn this input began starts the clock again
+
+    @property
+    def unfinished(self) -> bool:
+        """A game in play, or its end still held (both seats may yet undo it): one
+        seat leaving it through the menu confirms first, and the partner is told."""
+        return self.playing or (self.state is not None and not self.revealed)
 
     @property
     def revealed(self) -> bool:
@@ -589,7 +599,7 @@ class Stand:
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         before = self.settings
         menu = self.menus[seat]
-        choice = menu.press(press.key, self.settings, self.playing)
+        choice = menu.press(press.key, self.settings, self.unfinished)
         self.settings = choice.settings
         self._carry_out(menu, choice, now)
         if self.settings != before and not self._save_settings(now):
@@ -603,7 +613,7 @@ class Stand:
         do = choice.do
         if do in (Do.CLOSE, Do.PENALTY, Do.CALIBRATE):
             del self.menus[menu.seat]
-        left = self.playing  # one seat leaves a game in play: the other is told
+        left = self.unfinished  # one seat leaves a game in play: the other is told
         if do is Do.DEAL and not self.new_game(choice.game):
             self.menus.clear()  # back to the game, where "Cannot save" is shown
         elif do is Do.DEAL and left:

@@ -20,7 +20,6 @@ DEFAULT = "en"
 # The table a string sits in names the box it is drawn in, except these.
 SLOT_OF_TABLE = {
     "reject": "last",
-    "first_clue": "last",
     "end_hold": "code",
     "mission_name": "menu_value",
     "menu_note": "menu_hint",

@@ -236,7 +236,7 @@ def last_key(view: SeatView) -> tuple[str, str] | None:
     if last.kind is LastKind.REJECTED:
         assert last.reject is not None
         if last.reject in FIRST_CLUE_CODES and last.by is not None:  # as the seat names it
-            return "first_clue", "me" if last.by is Who.ME else "partner"
+            return "reject", "first_clue_me" if last.by is Who.ME else "first_clue_partner"
         return "reject", last.reject
     if last.kind is LastKind.ARMED:
         return "last", "armed_me" if last.by is Who.ME else "armed_partner"

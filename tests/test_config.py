@@ -35,6 +35,7 @@ def test_a_good_file_gives_its_keys_and_only_those(tmp_path: Path) -> None:
     [
         ("[sevice]\n", "sevice: unknown table (expected one of service, game, refresh, panels)"),
         ('profile = "minimal"\n', "profile: a key outside any table: it goes under [service]"),
+        ("vendor_reset = true\n", "vendor_reset: a key outside any table: it goes under [panels]"),
         ('[panels]\nmodel = "epd2in9_V2"\n', "panels.model: not a key of this file (expected"),
         ("[panels.B]\nrst = 5\n", "panels.B.rst: not a key of this file (expected"),
         ("[panels]\nreset_wait = 2\n", "panels.reset_wait: 2.0: expected 0..1 seconds"),

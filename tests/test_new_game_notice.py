@@ -82,6 +82,27 @@ def test_no_notice_for_a_new_game_after_one_that_is_over(tmp_path: Path) -> None
     assert screens.context(stand, Seat.B).hint is None
 
 
+def test_a_new_game_while_the_end_is_held_asks_twice_and_tells_the_partner(
+    tmp_path: Path,
+) -> None:
+    """In the seconds both seats may still undo a stray last touch, one seat's New
+    game takes that undo from the partner: it is confirmed as in a game in play,
+    and the partner's screen says who left."""
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    touch_the_assassin(stand)
+    ended = stand.store.game_id
+    assert not stand.revealed
+    stand.handle(Press("A", KeyName.MENU, long=True), 3.0)
+    while stand.menus[Seat.A].item is not Item.NEW_GAME:
+        stand.handle(Press("A", KeyName.PASS), 3.0)
+    stand.handle(Press("A", KeyName.MENU), 3.0)
+    assert stand.store.game_id == ended and stand.menus[Seat.A].confirming  # once more
+    stand.handle(Press("A", KeyName.MENU), 3.5)
+    assert stand.store.game_id != ended
+    assert screens.context(stand, Seat.B).hint == "partner_new_game"
+
+
 def test_a_touch_while_the_end_is_held_changes_nothing(tmp_path: Path) -> None:
     """In the seconds both seats may still undo a stray last touch, another touch
     is no input: the word framed stays the one that ended the game (a refusal

@@ -61,3 +61,30 @@ def test_a_second_run_on_a_state_dir_in_use_is_refused_and_loses_nothing(
     journal_text = (state / CURRENT).read_text()
     events = [line.split('"e":"')[1].split('"')[0] for line in journal_text.splitlines()[1:]]
     assert events == ["clue A", "touch 0 0"]
+
+
+def test_a_lock_that_is_no_file_is_refused_and_a_link_is_never_followed(tmp_path: Path) -> None:
+    """A folder, a FIFO or a link at stand.lock cannot hold the state dir: the run is
+    refused in one line, before anything is written, and a link's target is untouched."""
+    import os
+
+    script = tmp_path / "s.txt"
+    script.write_text("clue A\n")
+    target = tmp_path / "victim.txt"
+    target.write_text("keep me\n")
+    makers = {
+        "folder": lambda lock: lock.mkdir(),
+        "fifo": lambda lock: os.mkfifo(lock),
+        "link": lambda lock: lock.symlink_to(target),
+    }
+    for name, make in makers.items():
+        state = tmp_path / name
+        state.mkdir()
+        make(state / LOCK)
+        done = run_script(state, script)
+        assert done.returncode == 2, (name, done.stderr)
+        assert done.stderr.splitlines() == [
+            f"keystand run: {str(state / LOCK)!r} is not a file: move it away, keystand writes it"
+        ], name
+        assert not (state / CURRENT).exists(), name
+    assert target.read_text() == "keep me\n"

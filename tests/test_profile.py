@@ -189,7 +189,7 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
             '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "/dev/ttyACM0"\n'
             + KEYS[KEYS.index("[input.keys]") :],
             "input.kinds",
-            "[input.keys.A] and [input.keys.B] given, but no 'keys' among the kinds",
+            "[input.keys] given, but no 'keys' among the kinds",
         ),
         (
             '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = ""\n',
@@ -200,6 +200,16 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
             '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "ttyACM0"\n',
             "input.serial.port",
             '"ttyACM0": expected a device path',
+        ),
+        (
+            '[input]\nkinds = ["keyboard"]\n[input.keys]\npull_up = false\n',
+            "input.kinds",
+            "[input.keys] given, but no 'keys' among the kinds",
+        ),
+        (
+            '[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "nonsense://x"\n',
+            "input.serial.port",
+            "pyserial URL (socket://, rfc2217://",
         ),
         (
             "[input.tuch]\ndwell = 1\n",
@@ -215,6 +225,7 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
             "strip map rows",
         ),
         (
+            '[input]\nkinds = ["mpr121"]\n'
             '[input.mpr121]\nrelease_threshold = 20\npads = {"0x5A" = [0]}\n',
             "input.mpr121.release_threshold",
             "below touch_threshold",

@@ -595,8 +595,14 @@ def test_an_unreadable_settings_file_is_kept_aside_before_the_defaults_replace_i
     assert (root / "settings.json.damaged-1").read_bytes() == broken
     assert "settings.json: unreadable" in caplog.text
     assert "the file is kept as settings.json.damaged-1" in caplog.text
-    stand.store.save_settings(stand.settings.saved())  # a menu choice saves over it
+    # The defaults are saved in its place: a second start copies nothing again.
     assert json.loads((root / "settings.json").read_text())["lang"] == ["en", "en"]
+    stand.store.close()
+    Stand(Store(root), new_card=card_seq(61)).boot()
+    assert sorted(p.name for p in root.glob("settings.json*")) == [
+        "settings.json",
+        "settings.json.damaged-1",
+    ]
     assert (root / "settings.json.damaged-1").read_bytes() == broken
 
 

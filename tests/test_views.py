@@ -360,8 +360,9 @@ def test_sudden_death_names_the_armed_seat():
 
 def test_every_rule_code_has_a_short_text_in_every_language():
     codes = {r.value for r in RejectReason}
+    seat_named = {"first_clue_me", "first_clue_partner"}  # layouts/play.py FIRST_CLUE_CODES
     for lang in languages():
-        assert set(strings(lang)["reject"]) == codes, lang
+        assert set(strings(lang)["reject"]) == codes | seat_named, lang
 
 
 def test_every_result_phase_and_reason_has_a_view():
@@ -462,6 +463,7 @@ def test_a_first_clue_refusal_names_the_seats_as_each_screen_does() -> None:
     state, result = Duet.start(generate(3), first=Seat.B).apply(Clue(Seat.A))
     assert result.reason.value == "first_clue_b"
     a, b = views.for_seat(state, Seat.A), views.for_seat(state, Seat.B)
-    assert last_key(a) == ("first_clue", "partner") and last_key(b) == ("first_clue", "me")
+    assert last_key(a) == ("reject", "first_clue_partner")
+    assert last_key(b) == ("reject", "first_clue_me")
     for lang in languages():
-        assert "B" not in strings(lang)["first_clue"]["partner"]
+        assert "B" not in strings(lang)["reject"]["first_clue_partner"]
