@@ -29,7 +29,9 @@ from dataclasses import dataclass
 
 from keystand.errors import KeystandError
 
-INSTALL_HINT = "pip install '.[pi]' in keystand's checkout (systemd/install.sh does) brings lgpio"
+from . import PI_INSTALL
+
+INSTALL_HINT = f"{PI_INSTALL} brings lgpio"
 
 
 class GpioTrouble(enum.Enum):

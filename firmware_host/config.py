@@ -81,13 +81,12 @@ class Refresh:
 # blank with keystand's short reset falls back here, in the one file they edit,
 # without copying the shipped profile; a panel's model and wiring stay the profile's.
 PANEL_KEYS = ("reset_wait", "vendor_reset")
-SEATS = ("A", "B")
 
 TABLES: dict[str, type | None] = {
     "service": Service,
     "game": Game,
     "refresh": Refresh,
-    "panels": None,  # _panels
+    "panels": None,  # _panels: the profile's own, read as a profile reads them
 }
 
 
@@ -150,32 +149,9 @@ def _misplaced(name: str, value: Any) -> str:
 
 def _panels(section: Any) -> dict[str, dict[str, Any]]:
     """[panels] and its seats' tables: each seat's reset keys, the seat's own first."""
-    from .profile import Panel
+    from .profile import panel_values
 
-    if not isinstance(section, dict):
-        raise schema.SchemaError("panels", "expected a table")
-    shared = {k: v for k, v in section.items() if k not in SEATS}
-    for key, value in shared.items():
-        if isinstance(value, dict):  # a seat's table misnamed
-            raise schema.SchemaError(f"panels.{key}", "unknown table (expected A or B: a seat's)")
-    out = {}
-    for seat in SEATS:
-        seat_table = section.get(seat, {})
-        for where, given in (("panels", shared), (f"panels.{seat}", seat_table)):
-            if not isinstance(given, dict):
-                raise schema.SchemaError(where, "expected a table")
-            for key in given:
-                if key not in PANEL_KEYS:
-                    raise schema.SchemaError(
-                        f"{where}.{key}",
-                        f"not a key of this file (expected {schema.or_list(PANEL_KEYS)}; "
-                        "a panel's model and wiring are the profile's)",
-                    )
-        out[seat] = {
-            **schema.values(Panel, shared, "panels"),
-            **schema.values(Panel, seat_table, f"panels.{seat}"),
-        }
-    return out
+    return panel_values(section, only=PANEL_KEYS)
 
 
 __all__ = ["DEFAULT_PATH", "TABLES", "Config", "ConfigError", "find", "load"]

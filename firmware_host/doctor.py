@@ -26,6 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from keystand.drivers import PI_INSTALL
+
 from . import pins
 from . import profile as profiles
 
@@ -37,7 +39,7 @@ if TYPE_CHECKING:
 EXIT_FAILED = 1
 DEFAULT_PROFILE = "minimal"
 SERVICE_HINT = "is keystand running? stop it first: sudo systemctl stop keystand"
-PI_EXTRA = "pip install '.[pi]' in keystand's checkout (systemd/install.sh does)"
+PI_EXTRA = PI_INSTALL
 SPI_FIX = (
     "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
     "/boot/firmware/config.txt), then reboot"

@@ -14,6 +14,7 @@ table: a dataclass, a field on `Profile`, and a line in `load`.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -220,21 +221,7 @@ def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
     for key in data:
         if key not in TABLES:
             raise schema.SchemaError(key, f"unknown table (expected {schema.or_list(TABLES)})")
-    panels_table = data.get("panels", {})
-    if not isinstance(panels_table, dict):
-        raise schema.SchemaError("panels", "expected a table")
-    for key, value in panels_table.items():
-        if isinstance(value, dict) and key not in SEATS:  # a seat's table misnamed
-            raise schema.SchemaError(f"panels.{key}", "unknown table (expected A or B: a seat's)")
-    shared = schema.values(
-        Panel, {k: v for k, v in panels_table.items() if k not in SEATS}, "panels"
-    )
-    panels = {
-        seat: Panel(
-            **{**shared, **schema.values(Panel, panels_table.get(seat, {}), f"panels.{seat}")}
-        )
-        for seat in SEATS
-    }
+    panels = {seat: Panel(**given) for seat, given in panel_values(data.get("panels", {})).items()}
     return Profile(
         name=name,
         source=source,
@@ -242,6 +229,36 @@ def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:
         panels=panels,
         input=_input(data.get("input", {})),
     )
+
+
+def panel_values(table: Any, only: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
+    """[panels] (both seats) and [panels.A] / [panels.B] (one seat) as each seat's
+    Panel keys, checked, a seat's own over the shared. `only`: the keys allowed
+    (the settings file takes the reset keys alone; model and wiring are a profile's)."""
+    if not isinstance(table, dict):
+        raise schema.SchemaError("panels", "expected a table")
+    for key, value in table.items():
+        if isinstance(value, dict) and key not in SEATS:  # a seat's table misnamed
+            raise schema.SchemaError(f"panels.{key}", "unknown table (expected A or B: a seat's)")
+    shared = {k: v for k, v in table.items() if k not in SEATS}
+    out = {}
+    for seat in SEATS:
+        own = table.get(seat, {})
+        for where, given in (("panels", shared), (f"panels.{seat}", own)):
+            unknown = (
+                [k for k in given if k not in only] if only and isinstance(given, dict) else []
+            )
+            if unknown:
+                raise schema.SchemaError(
+                    f"{where}.{unknown[0]}",
+                    f"not a key of this file (expected {schema.or_list(only or ())}; "
+                    "a panel's model and wiring are the profile's)",
+                )
+        out[seat] = {
+            **schema.values(Panel, shared, "panels"),
+            **schema.values(Panel, own, f"panels.{seat}"),
+        }
+    return out
 
 
 SUBTABLES = ("keys", "touch", "mpr121", "serial")

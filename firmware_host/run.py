@@ -376,21 +376,22 @@ def claim_state_dir(state_dir: Path) -> int | None:
     journal would number their records from the same point, and the next start
     would cut one stand's moves as damage. The kernel lets go when the process
     ends, however it ends (a power cut, kill -9); closing the descriptor sooner.
-    None: the lock file cannot be made (no inode left): the stand runs unguarded
-    and the log says so, as it runs on a full disk."""
+    None: no lock can be had (no inode left, a filesystem without locks): the
+    stand runs unguarded and the log says so, as it runs on a full disk."""
     import fcntl
 
     from .store import LOCK
 
     path = state_dir / LOCK
     not_a_file = f"{str(path)!r} is not a file: move it away, keystand writes it"
+    unguarded = "cannot hold the state dir (%s): a second run on it is not refused"
     # No link followed (its target would be written), no FIFO's writer waited for.
     flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
         fd = os.open(path, flags, 0o600)
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk: the stand runs on
-            log.warning("cannot hold the state dir (%s): a second run on it is not refused", e)
+            log.warning(unguarded, e)
             return None
         if e.errno in (errno.EISDIR, errno.ELOOP):
             raise UsageError(not_a_file) from None
@@ -409,9 +410,10 @@ def claim_state_dir(state_dir: Path) -> int | None:
             "stop it first (sudo systemctl stop keystand, for the service's), "
             "or give another --state-dir"
         ) from None
-    except BaseException:
+    except OSError as e:  # a filesystem without locks (ENOLCK): the stand runs on
         os.close(fd)
-        raise
+        log.warning(unguarded, e)
+        return None
     with contextlib.suppress(OSError):  # a full disk: the lock holds, unnamed
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)

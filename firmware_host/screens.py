@@ -99,7 +99,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
                 lines.append(layouts.MenuLine(entry, "timer_off"))
         else:
             lines.append(layouts.MenuLine(entry))
-    lines = [replace(line, next_game=Item(line.item.value) in later) for line in lines]
+    lines = [replace(line, next_game=i in later) for i, line in zip(menu.items, lines, strict=True)]
     history = None
     if menu.history is not None:
         history = tuple(

@@ -144,13 +144,13 @@ def test_the_settings_file_names_the_profile_and_every_key_at_its_default(
     loaded = config.load(uncommented)
     import dataclasses
 
-    from keystand.profile import Panel
+    from keystand.profile import SEATS, Panel
 
     for table, cls in config.TABLES.items():
         if cls is None:  # [panels]: the profile's reset keys, for each seat
             panel = Panel()
             for key in config.PANEL_KEYS:
-                for seat in config.SEATS:
+                for seat in SEATS:
                     found = (loaded.values or {})[table][seat][key]
                     assert found == getattr(panel, key), f"{table}.{key}"
             continue

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from .. import PI_INSTALL
 from ..gpio import GpioClaimError, GpioTrouble, diagnose, keep_cwd
 from .base import PanelError
 
@@ -178,8 +179,7 @@ class SpidevBus:
             import spidev  # the hardware library, only on a Pi
         except ImportError as error:
             raise PanelBusError(
-                f"spidev is not installed ({error}); on the Pi: pip install '.[pi]' in "
-                "keystand's checkout (systemd/install.sh does)"
+                f"spidev is not installed ({error}); on the Pi: {PI_INSTALL}"
             ) from error
         dev = spidev.SpiDev()
         try:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
+from .. import PI_INSTALL
 from .base import Panel, PanelError, Refresh
 from .hal import PanelHal, SpidevBus, SpiDevice, Wiring
 from .timing import RESET_WAIT, TIMINGS
@@ -34,8 +35,7 @@ VENDOR_DISTRIBUTION = "waveshare-epaper"
 VENDOR_VERSION = "1.4.0"
 VENDOR_DIR = "epaper/e-Paper/RaspberryPi_JetsonNano/python/lib/waveshare_epd"
 INSTALL_HINT = (
-    "on the Pi: pip install '.[pi]' in keystand's checkout (systemd/install.sh does); "
-    "on a desktop: "
+    f"on the Pi: {PI_INSTALL}; on a desktop: "
     f"pip install --no-deps {VENDOR_DISTRIBUTION}=={VENDOR_VERSION}"
 )
 
