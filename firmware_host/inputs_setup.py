@@ -31,6 +31,7 @@ from keystand.drivers.inputs import InputDriver
 from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 from .cliutil import UsageError
+from .profile import cursor_keys
 from .rules import Grid
 from .rules.card import GRID
 from .store import atomic_write
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 
 GRID_FILE = "grid.json"
 GRIDS = ("mpr121", "serial-grid")
-TOUCH_SOURCES = (*GRIDS, "simulator", "keyboard")  # inputs that can name a word directly
 
 
 def load_orientation(state_dir: Path, *, mirror: bool, grid: Grid = GRID) -> Orientation:
@@ -77,12 +77,6 @@ def save_orientation(state_dir: Path, orientation: Orientation) -> None:
         state_dir / GRID_FILE,
         json.dumps({"turns": orientation.turns, "shown": str(orientation)}, sort_keys=True) + "\n",
     )
-
-
-def cursor_keys(kinds: tuple[str, ...]) -> bool:
-    """A build with keys and nothing to touch a word with: the guesser picks the
-    word with a cursor on their own screen (docs/buttons-only.md)."""
-    return "keys" in kinds and not any(k in kinds for k in TOUCH_SOURCES)
 
 
 @dataclass

@@ -108,6 +108,17 @@ class Menu:
     def item(self) -> Item:
         return self.items[self.index]
 
+    def meaning(self, key: KeyName) -> str:
+        """What `key` does in the menu now: a word of the screens' [key] table, the
+        label beside the key (`press` does it)."""
+        if self.history is not None:
+            return _HISTORY_KEYS[key]
+        if self.editing == "turns":
+            return _EDIT_KEYS[key]
+        if self.editing == "mistakes":
+            return "done" if key is KeyName.MENU else _EDIT_KEYS[key]
+        return _MENU_KEYS[key]
+
     def press(self, key: KeyName, settings: Settings, playing: bool) -> Choice:
         """The menu after `key`, with `settings` as they are and a game in play or not."""
         if key is not KeyName.MENU:
@@ -188,6 +199,27 @@ class Menu:
         self.custom = self.editing is None
         return replace(s, mission=Mission(turns, mistakes))
 
+
+# What each key does in the menu (`Menu.meaning`): the entries, the history's
+# pages, a mission's numbers being set.
+_MENU_KEYS = {
+    KeyName.CLUE: "up",
+    KeyName.PASS: "down",
+    KeyName.UNDO: "back",
+    KeyName.MENU: "choose",
+}
+_HISTORY_KEYS = {
+    KeyName.CLUE: "newer",
+    KeyName.PASS: "older",
+    KeyName.UNDO: "back",
+    KeyName.MENU: "back",
+}
+_EDIT_KEYS = {
+    KeyName.CLUE: "plus",
+    KeyName.PASS: "minus",
+    KeyName.UNDO: "done",
+    KeyName.MENU: "next_field",
+}
 
 # The entries that only ask something of the stand.
 _DOES = {Item.CALIBRATE: Do.CALIBRATE, Item.HISTORY: Do.HISTORY, Item.CLOSE: Do.CLOSE}

@@ -28,6 +28,19 @@ PANEL_DRIVERS = ("sim", "waveshare")
 PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
 INPUT_KINDS = ("simulator", "script", "keyboard", "keys", "mpr121", "serial-grid")
 KEY_NAMES = ("clue", "pass", "undo", "menu")  # a seat's four keys, as labelled
+# The edges of a seat's screen its keys may sit along (keystand.layouts.EDGES:
+# tests/test_key_labels.py checks the two agree; the layouts load Pillow).
+KEY_EDGES = ("left", "right", "top", "bottom")
+
+
+# The inputs that can name a word directly (a touch grid, the page, the terminal).
+TOUCH_SOURCES = ("mpr121", "serial-grid", "simulator", "keyboard")
+
+
+def cursor_keys(kinds: Sequence[str]) -> bool:
+    """A build with keys and nothing to touch a word with: the guesser picks the
+    word with a cursor on their own screen (docs/buttons-only.md)."""
+    return "keys" in kinds and not any(k in kinds for k in TOUCH_SOURCES)
 
 
 class ProfileError(KeystandError, ValueError):
@@ -71,6 +84,13 @@ def _loopback(host: str) -> str | None:
     return f"{host!r}: the page serves this machine only (127.0.0.1, ::1 or localhost)"
 
 
+def _key_order(order: tuple[str, ...]) -> str | None:
+    """Each of a seat's four keys once, in the order they sit along their edge."""
+    if sorted(order) == sorted(KEY_NAMES):
+        return None
+    return f"{schema.toml(order)}: expected each of {', '.join(KEY_NAMES)} once, as they sit"
+
+
 @dataclass(frozen=True)
 class Stand:
     """[stand]: the stand as a whole."""
@@ -106,6 +126,14 @@ class Panel:
         0.0, between=(0, 1), unit="seconds", doc="0: the datasheet's (20 ms); else this, then BUSY"
     )
     vendor_reset: bool = setting(False, doc="the vendor's own waits around each reset instead")
+    # Where the seat's keys sit beside its screen, as the seat reads it: the screen
+    # draws what each key does now beside it (docs/buttons-only.md).
+    keys: str = setting(
+        "none", choices=("none", *KEY_EDGES), doc="the edge the seat's keys sit along"
+    )
+    key_order: tuple[str, ...] = setting(
+        KEY_NAMES, check=_key_order, doc="the keys along it, top to bottom or left to right"
+    )
 
 
 @dataclass(frozen=True)
@@ -214,7 +242,29 @@ def load(name_or_path: str) -> Profile:
         pins.check(profile)  # the wiring it describes can exist
     except pins.PinClash as e:
         raise ProfileError(source, f"GPIO {e.pin}", e.detail) from None
+    _check_key_labels(profile)
     return profile
+
+
+def _check_key_labels(profile: Profile) -> None:
+    """Each seat's key labels fit beside its screen, and a stand that picks words on
+    its keys says where they are: its players learn the keys from their labels."""
+    from keystand.layouts import panel
+
+    for seat, p in profile.panels.items():
+        if p.keys == "none" and cursor_keys(profile.input.kinds):
+            raise ProfileError(
+                profile.source,
+                "panels.keys",
+                f"seat {seat}: a stand with keys and no grid picks words on its keys: say "
+                f"which edge of the screen they sit along ({schema.or_list(KEY_EDGES)}), so "
+                "each key's label is drawn beside it",
+            )
+        if p.keys != "none":
+            try:
+                panel(p.model, p.rotation, p.keys)
+            except ValueError as e:
+                raise ProfileError(profile.source, "panels.keys", f"seat {seat}: {e}") from None
 
 
 def _profile(name: str, source: str, data: dict[str, Any]) -> Profile:

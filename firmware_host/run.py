@@ -500,7 +500,7 @@ def _service(
     service = Service(
         stand,
         panels,
-        render=screens.render,
+        render=screens.renderer(screens.places(plan.profile)),
         blank=screens.blank,
         describe=screens.public,
         policy=lambda: RefreshPolicy(max_partials=plan.max_partials),

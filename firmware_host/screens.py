@@ -7,33 +7,76 @@ only (no key).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PIL import Image
 
 from keystand.drivers.display import Panel
+from keystand.drivers.inputs import KeyName
 
 from . import games, layouts
 from .menu import waiting
+from .profile import Profile
 from .rules import Seat
 from .stand import Item, Stand
 
 
-def spec(panel: Panel) -> layouts.PanelSpec:
-    return layouts.panel(panel.model.name, panel.rotation)
+@dataclass(frozen=True)
+class KeyPlace:
+    """Where a seat's keys sit beside its screen (the profile's [panels] keys and
+    key_order): the edge of the upright picture, and the keys along it, top to
+    bottom or left to right. Their labels are drawn there."""
+
+    edge: str
+    order: tuple[KeyName, ...]
 
 
-def render(stand: Stand, seat: Seat, panel: Panel) -> Image.Image:
+Places = Mapping[Seat, KeyPlace]
+
+
+def places(profile: Profile) -> dict[Seat, KeyPlace]:
+    """Where each seat's keys sit beside its screen, as the profile says (a seat
+    whose keys are not labelled is left out)."""
+    return {
+        Seat(seat): KeyPlace(p.keys, tuple(KeyName(k) for k in p.key_order))
+        for seat, p in profile.panels.items()
+        if p.keys != "none"
+    }
+
+
+def spec(panel: Panel, place: KeyPlace | None = None) -> layouts.PanelSpec:
+    return layouts.panel(panel.model.name, panel.rotation, place.edge if place else None)
+
+
+def render(stand: Stand, seat: Seat, panel: Panel, places: Places | None = None) -> Image.Image:
+    """`seat`'s screen now: the game, the menu or a neutral picture, and where the
+    seat's keys are labelled (`places`), what each does now."""
     lang = stand.settings.lang_of(seat)
     view: layouts.AnyView
+    place = places.get(seat) if places else None
     if seat in stand.menus:
         view = menu_view(stand, seat)
     elif stand.state is None:  # no game: the disk refused to save a new one, or idle
         view = neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
+        place = None  # a picture with no game: its keys have nothing to label
     else:
         view = stand.game.view(stand.state, seat, context(stand, seat))
-    return layouts.render(view, spec(panel), lang)
+    keys = key_labels(stand, seat, place) if place is not None else None
+    return layouts.render(view, spec(panel, place), lang, keys)
+
+
+def renderer(places: Places) -> Callable[[Stand, Seat, Panel], Image.Image]:
+    """`render` with each seat's keys labelled where the profile puts them."""
+    return lambda stand, seat, panel: render(stand, seat, panel, places)
+
+
+def key_labels(stand: Stand, seat: Seat, place: KeyPlace) -> layouts.KeyLabels:
+    """What each of `seat`'s keys does now (the stand's `labels`), in the order
+    the keys sit along their edge."""
+    now = stand.labels(seat)
+    return tuple(layouts.KeyLabel(*now[key]) for key in place.order)
 
 
 def context(stand: Stand, seat: Seat) -> games.Context:

@@ -6,11 +6,16 @@ journaled (fsync) before `handle` returns, and only then may anything draw its
 result. The settings the menu edits are settings.py's; the turn timer is
 turn_timer.py's.
 
-Keys of a seat (labelled on the stand): clue, pass, undo, menu.
-- In a game: clue gives the clue (in sudden death: "I am guessing"), pass ends
-  the turn, undo asks to take back the last event (both seats must press undo
-  within `undo_window` seconds: one player alone cannot take back a guess), a
-  long press of menu opens that seat's menu.
+Keys of a seat: clue, pass, undo, menu. What each does now is `meaning`, one
+table for the key's label on the screen (layouts/keys.py) and for what a press
+does (`_game_key`), so a label cannot say what its key does not do:
+- In a game: clue gives the clue (in sudden death: "I guess"), pass ends the
+  turn, undo asks to take back the last event (both seats must press it within
+  `undo_window` seconds: one player alone cannot take back a guess), a long
+  press of menu opens that seat's menu.
+- On a stand with keys and no grid, the guesser's clue key picks a word: its
+  cursor shows, and the keys move it (next, down), go back, or guess the word
+  under it (docs/buttons-only.md).
 - In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
   The menu is drawn on that seat's screen only and shows no key.
 
@@ -66,6 +71,14 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# A picking seat's keys (buttons only): move the cursor, go back, guess the word.
+PICKING = {
+    KeyName.CLUE: "next",
+    KeyName.PASS: "down",
+    KeyName.UNDO: "back",
+    KeyName.MENU: "guess",
+}
 
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
 # Seconds the partner's screen says one seat left the game for a new one (unless
@@ -128,6 +141,7 @@ class Stand:
     calibrating: Seat | None = None  # the next touch sets the grid's orientation
     cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
     cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
+    picking: set[Seat] = field(default_factory=set)  # the seats whose cursor shows
     penalty_pending: bool = False  # an invalid clue called: the next touch names the word
     timer: TurnTimer = field(default_factory=TurnTimer)  # the turn timer (a game with one)
     # Turns the timer ended with no input at the table since: at IDLE_TIMEOUTS (each
@@ -264,6 +278,7 @@ class Stand:
         self.settings = replace(self.settings, game=game.name)
         self.hints.clear()
         self.cursors.clear()
+        self.picking.clear()
         self.repaired = None if self.state is not None else self.repaired
         self.state = state
         self.menus.clear()
@@ -457,63 +472,126 @@ class Stand:
         return self.state is not None and not self.playing and self.revealed
 
     def cursor_of(self, seat: Seat) -> int | None:
-        """The table cell of `seat`'s cursor while it is that seat's turn to guess
-        on a buttons-only stand; None otherwise (and always for the partner)."""
-        if not self.cursor_keys or self.state is None or seat in self.menus:
-            return None
-        if self.game.cursor_seat(self.state) is not seat:
+        """The table cell of `seat`'s cursor while it picks a word on a buttons-only
+        stand; None otherwise (and always for the partner)."""
+        if seat not in self.picking or seat in self.menus:
             return None
         return self.cursors.get(seat, cursor.start(seat, self.game.grid))
 
+    def _may_pick(self, seat: Seat) -> bool:
+        """Whether `seat` picks words with its cursor now (buttons only, its guess)."""
+        return (
+            self.cursor_keys
+            and self.state is not None
+            and self.playing
+            and self.game.cursor_seat(self.state) is seat
+        )
+
+    # ----- the keys ---------------------------------------------------------------------
+
+    def meaning(self, seat: Seat, key: KeyName, long: bool = False) -> str | None:
+        """What `seat`'s `key` does now, pressed (or held: `long`): a word of the
+        screens' [key] table, which the key's label shows, or None (nothing: a
+        hint or the rules' refusal says why). `_game_key` does what this says."""
+        if seat in self.menus:
+            return self.menus[seat].meaning(key)
+        if seat in self.picking:
+            return PICKING[key]  # held or not: a held guess must not open the menu
+        if key is KeyName.MENU:
+            return "menu" if long else None
+        if key is KeyName.UNDO and self.calibrating is not None and not long:
+            return "cancel"
+        if self.state is None:  # no game (the disk refused one): any key deals
+            return "new_game"
+        if not self.playing:  # the end: held back (undo may take it back), or shown
+            if self.revealed:
+                return "new_game" if key is KeyName.CLUE else None
+            return "undo" if key is KeyName.UNDO else None
+        if key is KeyName.UNDO:
+            return "undo"
+        if key is KeyName.CLUE and self._may_pick(seat):
+            return "pick"
+        return self.game.key_label(self.state, seat, key.value)
+
+    def labels(self, seat: Seat) -> dict[KeyName, tuple[str | None, bool]]:
+        """Each key's label now: what a press does, else what holding it does (and
+        that it must be held), else nothing."""
+        out: dict[KeyName, tuple[str | None, bool]] = {}
+        for key in KeyName:
+            short = self.meaning(seat, key)
+            held = None if short is not None else self.meaning(seat, key, long=True)
+            out[key] = (short, False) if short is not None else (held, held is not None)
+        return out
+
     def _game_key(self, seat: Seat, press: Press, now: float) -> None:
-        if self.calibrating is not None and press.key is KeyName.UNDO and not press.long:
+        word = self.meaning(seat, press.key, press.long)
+        if word is None:
+            self._unlabelled(seat, press, now)
+        elif word in ("clue", "arm", "end_turn"):  # the game's own keys
+            assert self.state is not None
+            self._game(self.game.key_event(self.state, seat, press.key.value), now)
+        elif word == "undo":
+            self._undo_key(seat, now)
+        elif word == "menu":
+            self.menus[seat] = Menu(seat, items=self.menu_items())
+            self.hints.pop(seat, None)
+        elif word == "new_game":
+            self.new_game()
+        elif word == "cancel":
             self.calibrating = None  # the calibration called off; the grid as it was
-            return
+        else:
+            self._pick_key(seat, word, now)
+
+    def _pick_key(self, seat: Seat, word: str, now: float) -> None:
+        """A key of the guesser picking a word with its cursor (buttons only)."""
         at = self.cursor_of(seat)
-        if at is not None:
-            moved = cursor.move(seat, at, press, self.game.grid)
-            if moved is not None:
-                self.cursors[seat] = moved
-                return
-            if cursor.confirms(press):
-                row, col = self.game.grid.row_col(at)
-                touched = self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
-                self._game(touched, now)
-                return
+        grid = self.game.grid
+        if word == "pick":
+            self.picking.add(seat)
+        elif word == "back":
+            self.picking.discard(seat)
+        elif at is not None and word == "next":
+            self.cursors[seat] = cursor.next_word(seat, at, grid)
+        elif at is not None and word == "down":
+            self.cursors[seat] = cursor.down(seat, at, grid)
+        elif at is not None and word == "guess":
+            assert self.state is not None
+            row, col = grid.row_col(at)
+            touched = self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
+            result = self._game(touched, now)
+            if result is not None and not games.refused(result):
+                self.picking.discard(seat)  # guessed: back to the turn's keys
+
+    def _unlabelled(self, seat: Seat, press: Press, now: float) -> None:
+        """A key that does nothing now: the screen says what would, or the rules
+        say why not."""
         if press.key is KeyName.MENU:
-            if press.long:
-                self.menus[seat] = Menu(seat, items=self.menu_items())
-                self.hints.pop(seat, None)
-            else:
-                self._hint((seat,), "hold_menu", now)  # a short press does nothing
-            return
-        if self.state is None or (not self.playing and self.revealed and press.key is KeyName.CLUE):
-            self.new_game()  # on the end screen (the key shown), clue deals the next game
-            return
-        if press.key is KeyName.PASS and self._over_and_shown():
+            self._hint((seat,), "hold_menu", now)  # a short press does nothing
+        elif self._over_and_shown():
             self._hint((seat,), "too_late", now)  # the end is final: clue deals the next
-        elif press.key in (KeyName.CLUE, KeyName.PASS) and not self.playing:
+        elif not self.playing:
             # The end held back: only undo can change it now. The rules would refuse
             # the key ("the game is over"), and the refusal would unframe the word
             # that ended the game and cost each panel two refreshes; the held end
             # screen already says what undo does.
             log.info("%s %s while the end is held: ignored", press.key.value, seat.value)
         elif press.key in (KeyName.CLUE, KeyName.PASS):
+            assert self.state is not None
             event = self.game.key_event(self.state, seat, press.key.value)
             if event is not None:
-                self._game(event, now)
-            elif self.playing:  # not this seat's key (classic's roles): say whose it is
+                self._game(event, now)  # refused: the screens say why
+            else:  # not this seat's key (classic's roles): say whose it is
                 self._hint((seat,), f"useless_{press.key.value}", now)
-        elif press.key is KeyName.UNDO:
-            if self._over_and_shown():
-                self._hint((seat,), "too_late", now)  # both sides were shown: no undo
-                return
-            req = self.undo_request
-            if req is not None and req.seat is not seat:
-                self.undo_request = None
-                self._game(self.game.act_event(self.state, "undo", None), now)
-            else:
-                self.undo_request = UndoRequest(seat, now)
+
+    def _undo_key(self, seat: Seat, now: float) -> None:
+        """Undo asks; the other seat's undo within the window takes the last event back."""
+        req = self.undo_request
+        if req is not None and req.seat is not seat:
+            self.undo_request = None
+            assert self.state is not None
+            self._game(self.game.act_event(self.state, "undo", None), now)
+        else:
+            self.undo_request = UndoRequest(seat, now)
 
     def _game(self, event: Any, now: float) -> Any:
         """Apply a rules event of the game in play; journal it (fsync) if accepted,
@@ -560,6 +638,7 @@ class Stand:
         else:
             self.refusal_shown, self.refused_at = True, None
         self.state = state
+        self.picking = {seat for seat in self.picking if self._may_pick(seat)}
         if not refused:
             self.hints.clear()
         self.undo_request = None if not refused else self.undo_request

@@ -22,7 +22,8 @@ from PIL import Image
 
 from .geometry import Box, screen_cell
 from .i18n import DEFAULT, languages
-from .panels import MODELS, PanelSpec, panel
+from .keys import KeyLabel, KeyLabels
+from .panels import EDGES, MODELS, PanelSpec, panel
 from .text import WHITE, TextBox
 from .view import (
     End,
@@ -91,6 +92,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DEFAULT",
+    "EDGES",
     "MODELS",
     "Box",
     "ClassicLast",
@@ -101,6 +103,8 @@ __all__ = [
     "End",
     "Ending",
     "HistoryLine",
+    "KeyLabel",
+    "KeyLabels",
     "Last",
     "LastKind",
     "Mark",
@@ -134,31 +138,49 @@ __all__ = [
 
 def text_slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
     """Every box text is drawn in on `spec`, by slot (a strings table, `i18n.slot`),
-    over all screens: what the tests measure every string against."""
-    from . import classic, end, menu, neutral, play
+    over all screens: what the tests measure every string against. With keys, the
+    screens' boxes lie beside the strip (in the screen's own coordinates: only
+    their sizes matter) and the labels' boxes are the slot "key"."""
+    from . import classic, end, keys, menu, neutral, play
 
+    screen = spec.screen()
     slots: dict[str, list[TextBox]] = {}
     screens = (
-        play.layout(spec),
-        end.layout(spec),
-        neutral.layout(spec),
-        menu.layout(spec),
-        classic.layout(spec, timed=False),
-        classic.layout(spec, timed=True),
+        play.layout(screen),
+        end.layout(screen),
+        neutral.layout(spec),  # a neutral picture shows no keys: the whole panel
+        menu.layout(screen),
+        classic.layout(screen, timed=False),
+        classic.layout(screen, timed=True),
     )
-    for lay in screens:
-        for name, boxes in lay.slots().items():
+    for found in (*(lay.slots() for lay in screens), keys.slots(spec)):
+        for name, boxes in found.items():
             slots.setdefault(name, []).extend(boxes)
     return slots
 
 
 def render_with_boxes(
-    view: AnyView, spec: PanelSpec, lang: str = DEFAULT
+    view: AnyView, spec: PanelSpec, lang: str = DEFAULT, keys: KeyLabels | None = None
 ) -> tuple[Image.Image, dict[int, Box]]:
     """The seat's screen, upright as it reads it, and each table cell's box in it
-    (the seat's own grid; none on a neutral picture)."""
+    (the seat's own grid; none on a neutral picture). With `keys` on a panel with
+    keys (`spec.keys`), the screen lies beside a strip saying what each key does
+    now; without, on the whole panel."""
     if lang not in languages():
         raise ValueError(f"language {lang!r}: expected one of {', '.join(languages())}")
+    if spec.keys is None or keys is None:
+        return _screen(view, spec, lang)
+    from . import keys as labels
+
+    screen, boxes = _screen(view, spec.screen(), lang)
+    image = Image.new("1", spec.size, WHITE)
+    x, y = spec.origin
+    image.paste(screen, (x, y))
+    labels.draw(image, keys, spec, lang)
+    return image, {i: (x0 + x, y0 + y, x1 + x, y1 + y) for i, (x0, y0, x1, y1) in boxes.items()}
+
+
+def _screen(view: AnyView, spec: PanelSpec, lang: str) -> tuple[Image.Image, dict[int, Box]]:
     image = Image.new("1", spec.size, WHITE)
     # Each screen's module is imported where it is drawn: a menu or a classic
     # view exists only once its module is loaded, so the checks cost nothing.
@@ -185,9 +207,11 @@ def render_with_boxes(
     return classic.render_with_boxes(view, spec, lang)
 
 
-def render(view: AnyView, spec: PanelSpec, lang: str = DEFAULT) -> Image.Image:
+def render(
+    view: AnyView, spec: PanelSpec, lang: str = DEFAULT, keys: KeyLabels | None = None
+) -> Image.Image:
     """The seat's screen: a 1-bit image of the panel's upright size."""
-    return render_with_boxes(view, spec, lang)[0]
+    return render_with_boxes(view, spec, lang, keys)[0]
 
 
 def cell_boxes(view: AnyView, spec: PanelSpec) -> dict[int, Box]:

@@ -210,6 +210,8 @@ def _timer_sizes(number: int, body: int, sw: int, row_fits: bool) -> tuple[int, 
 def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> ClassicLayout:
     """Where everything of a classic screen goes on `panel` for a game on `grid`;
     `timed`: with the turn timer (the same for both screens and every view of one game)."""
+    if panel.style.across:
+        return across(panel, timed, grid)
     w, h = panel.size
     st = panel.style
     m = st.margin
@@ -286,6 +288,44 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
         status,
         grid,
     )
+
+
+def across(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> ClassicLayout:
+    """A classic screen on an area too narrow for a column beside the grid
+    (`Style.across`), as the Duet play screen's `across`: the headline across the
+    top, the message across the foot, the grid between them, and beside it the
+    line under the headline over the counters, one above the other."""
+    w, h = panel.size
+    st = panel.style
+    m = st.margin
+    head = TextBox(m + PAD, m + PAD, w - 2 * (m + PAD), st.headline, st.headline_lines)
+    message_h = st.note_lines * line_height(st.body)
+    message = TextBox(
+        m + INSET, h - m - INSET - message_h, w - 2 * (m + INSET), st.body, st.note_lines
+    )
+    top = head.y + head.h + PAD + st.gap
+    room = message.y - INSET - st.gap - top
+    cell = pitch(min(st.grid, room) - 3, grid)
+    gw, gh = grid_size(cell, grid)
+    gx, gy = m + 1, top + 1 + (room - 3 - gh) // 2
+    bx = gx + gw + 1 + st.gap
+    bw = w - m - bx
+    ink_top, ink_bottom = digits(st.number)
+    row_h = ink_bottom - ink_top + 2 * _inner(ink_bottom - ink_top)
+    rows = 3 if timed else 2
+    sub_h = st.sub_lines * line_height(st.body)
+    gap = max(0, (room - sub_h - rows * row_h) // (rows + 1))
+    sub = TextBox(bx, top + gap, bw, st.body, st.sub_lines)
+    y = sub.y + sub_h + gap
+    teams = (
+        _tally(bx, y, bw, row_h, "team", "8", st.number),
+        _tally(bx, y + row_h + gap, bw, row_h, "team", "8", st.number),
+    )
+    timer = None
+    if timed:
+        y += 2 * (row_h + gap)
+        timer = _tally(bx, y, bw, row_h, "timer", WIDEST_TIME, st.body)
+    return ClassicLayout(gx, gy, cell, head, sub, teams, timer, message, (m, m, w - m, h - m), grid)
 
 
 # ----- what the column says ------------------------------------------------------------

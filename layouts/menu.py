@@ -127,7 +127,7 @@ def layout(panel: PanelSpec) -> MenuLayout:
     sw = scroll_width(panel)  # right of each value: the scroll signs' column
     if panel.landscape:  # label and value side by side
         row_h = lh + 3
-        label_w = inner // 2
+        label_w = round(inner * st.menu_split)
         n = max(1, (hint.y - 2 - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
         values = tuple(
@@ -197,7 +197,7 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             draw_text(d, history_label(game, s, row), row)
             score = "" if game.score is None else f" {game.score}"
             draw_text(d, s["history"][game.result] + score, value, right=not panel.landscape)
-        draw_text(d, foot(view, s, "back"), lay.hint, center=True)
+        draw_text(d, foot(view, s, "back", panel.labelled), lay.hint, center=True)
         return
     draw_text(d, s["menu_title"]["menu"], lay.title, fill=WHITE)
     first = _window(view.selected, len(view.lines), len(lay.rows))
@@ -219,7 +219,8 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         draw_text(d, text, value, fill=ink, right=not panel.landscape)
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
             _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
-    draw_text(d, foot(view, s, "edit" if view.editing else "move"), lay.hint, center=True)
+    hint = "edit" if view.editing else "move"
+    draw_text(d, foot(view, s, hint, panel.labelled), lay.hint, center=True)
 
 
 def history_label(game: HistoryLine, s: Mapping[str, Mapping[str, str]], row: TextBox) -> str:
@@ -238,8 +239,11 @@ def history_page(view: MenuView, per_page: int) -> tuple[int, int]:
     return view.history_page % pages, pages
 
 
-def foot(view: MenuView, s: Mapping[str, Mapping[str, str]], hint: str) -> str:
-    """The foot line: what the keys do, unless the other seat's screen fails."""
+def foot(
+    view: MenuView, s: Mapping[str, Mapping[str, str]], hint: str, labelled: bool = False
+) -> str:
+    """The foot line: what the keys do (nothing where each key's label says it),
+    unless the other seat's screen fails."""
     if view.other_panel_failed:
         return s["menu_note"]["other_panel_failed"]
-    return s["menu_hint"][hint]
+    return "" if labelled else s["menu_hint"][hint]

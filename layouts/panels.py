@@ -15,6 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 ROTATIONS = (0, 90, 180, 270)
+# The edges of the upright picture a seat's keys may sit along: their labels are
+# drawn in a strip there (`PanelSpec.keys`, layouts/keys.py). Left and right are
+# one "side" strip, top and bottom one "end" strip: each has its own styles.
+EDGES = ("left", "right", "top", "bottom")
 
 
 @dataclass(frozen=True)
@@ -56,25 +60,60 @@ class Style:
     hint_lines: int = 1  # the menu's foot line (what the keys do), landscape; portrait 2
     code_across: bool = False  # the end screen's code and foot line span the width
     foot_lines: int = 1  # the end screen's line under the code: what starts the next game
+    # A key-label strip (the styles of `_KEYED`): its thickness across the edge, in
+    # pixels, and the lines of `body` type each key's label may take.
+    key_strip: int = 0
+    key_lines: int = 1
+    # The play screens' words across the whole width, over and under the grid (the
+    # headline above, the message below), the counters and the line under the
+    # headline in a block beside the grid: for an area too narrow for a column of
+    # words beside a grid (the 2.7" beside its keys' labels).
+    across: bool = False
+    menu_split: float = 0.5  # the menu's share of its width for the entries' names (landscape)
 
 
 @dataclass(frozen=True)
 class PanelSpec:
-    """One mounted panel: the model, its native frame and the mounting rotation."""
+    """One mounted panel: the model, its native frame, the mounting rotation, and
+    the edge of the upright picture along which the seat's keys sit (None: no
+    labelled keys beside it; then every screen has the whole picture).
+
+    With keys, each screen is drawn in `screen()`, the picture less the strip at
+    that edge (`strip`), where layouts/keys.py draws what each key does now."""
 
     model: str
     width: int
     height: int
     diagonal: str
     rotation: int
+    keys: str | None = None
+    # Set on the spec `screen()` gives: the size and style of the area beside the
+    # labels, which every screen's layout takes for a panel of its own.
+    area: tuple[int, int] | None = None
+    area_style: Style | None = None
+    labelled: bool = False  # the area lies beside key labels: no screen says what keys do
 
     def __post_init__(self) -> None:
         if self.rotation not in ROTATIONS:
             raise ValueError(f"rotation {self.rotation}: expected 0, 90, 180 or 270")
+        if self.keys is not None:
+            if self.keys not in EDGES:
+                raise ValueError(f"keys {self.keys!r}: expected one of {', '.join(EDGES)}")
+            if (self.model, self.landscape, self.axis) not in _KEYED:
+                raise ValueError(
+                    f"{self.model} mounted {'landscape' if self.landscape else 'portrait'} "
+                    f"has no room for key labels along its {self.keys} edge; "
+                    f"{'top or bottom' if self.axis == 'side' else 'left or right'} has"
+                    if (self.model, self.landscape, _OTHER[self.axis]) in _KEYED
+                    else f"{self.model} mounted {'landscape' if self.landscape else 'portrait'} "
+                    "has no room for key labels"
+                )
 
     @property
     def size(self) -> tuple[int, int]:
         """The upright image size (what the seat reads)."""
+        if self.area is not None:
+            return self.area
         w, h = self.width, self.height
         return (w, h) if self.rotation in (0, 180) else (h, w)
 
@@ -85,8 +124,53 @@ class PanelSpec:
 
     @property
     def style(self) -> Style:
+        if self.area_style is not None:
+            return self.area_style
         base = _STYLES[self.model]
         return base if self.landscape else _PORTRAIT.get(self.model, base)
+
+    @property
+    def axis(self) -> str:
+        """'side' for keys along the left or right edge, 'end' for the top or bottom."""
+        return "side" if self.keys in ("left", "right") else "end"
+
+    @property
+    def strip(self) -> tuple[int, int, int, int] | None:
+        """The key labels' strip in the upright picture (x1, y1 exclusive); None
+        without keys."""
+        if self.keys is None:
+            return None
+        w, h = self.size
+        t = _KEYED[(self.model, self.landscape, self.axis)].key_strip
+        return {
+            "left": (0, 0, t, h),
+            "right": (w - t, 0, w, h),
+            "top": (0, 0, w, t),
+            "bottom": (0, h - t, w, h),
+        }[self.keys]
+
+    @property
+    def origin(self) -> tuple[int, int]:
+        """Where `screen()`'s area starts in the upright picture."""
+        strip = self.strip
+        if strip is None or self.keys in ("right", "bottom"):
+            return (0, 0)
+        return (strip[2], 0) if self.keys == "left" else (0, strip[3])
+
+    def screen(self) -> PanelSpec:
+        """The spec every screen is laid out on: the whole picture without keys, else
+        the part beside the key labels, with its own style."""
+        strip = self.strip
+        if strip is None:
+            return self
+        w, h = self.size
+        t = strip[2] - strip[0] if self.axis == "side" else strip[3] - strip[1]
+        area = (w - t, h) if self.axis == "side" else (w, h - t)
+        style = _KEYED[(self.model, self.landscape, self.axis)]
+        return replace(self, keys=None, area=area, area_style=style, labelled=True)
+
+
+_OTHER = {"side": "end", "end": "side"}
 
 
 # Native frames as the vendor's modules define EPD_WIDTH x EPD_HEIGHT.
@@ -224,12 +308,41 @@ _PORTRAIT: dict[str, Style] = {
 }
 
 
-def panel(model: str, rotation: int | None = None) -> PanelSpec:
-    """The panel `model` mounted at `rotation`; by default mounted landscape, upright."""
+def panel(model: str, rotation: int | None = None, keys: str | None = None) -> PanelSpec:
+    """The panel `model` mounted at `rotation` (by default landscape, upright), its
+    seat's keys along the `keys` edge of the upright picture (None: no labels)."""
     try:
         width, height, diagonal = NATIVE[model]
     except KeyError:
         raise ValueError(f"panel model {model!r}: expected one of {', '.join(MODELS)}") from None
     if rotation is None:
         rotation = 90 if width < height else 0
-    return PanelSpec(model, width, height, diagonal, rotation)
+    return PanelSpec(model, width, height, diagonal, rotation, keys)
+
+
+def _keyed(model: str, landscape: bool, **changes: object) -> Style:
+    base = _STYLES[model] if landscape else _PORTRAIT.get(model, _STYLES[model])
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+# The styles of each screen beside a strip of key labels, by model, mounting
+# (landscape or not) and the strip's axis: a mounting with no entry has no room
+# for labels along that axis (`PanelSpec` refuses it). `key_strip` is the strip's
+# thickness; the rest shrinks the screen into what is left.
+_KEYED: dict[tuple[str, bool, str], Style] = {
+    ("epd2in7_V2", True, "side"): _keyed(
+        "epd2in7_V2",
+        True,
+        key_strip=65,
+        key_lines=2,
+        across=True,
+        headline_lines=1,
+        sub_lines=3,
+        note_lines=2,
+        reason_lines=2,
+        number=22,
+        menu_split=0.54,
+    ),
+    ("epd2in9_V2", True, "end"): _keyed("epd2in9_V2", True, key_strip=19),
+    ("epd4in2_V2", True, "end"): _keyed("epd4in2_V2", True, key_strip=22),
+}

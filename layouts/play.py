@@ -132,6 +132,8 @@ def counter(
 def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     """Where everything of the play screen goes on `panel` for a game on `grid`
     (the same for every view of that game)."""
+    if panel.style.across:
+        return across(panel, grid)
     w, h = panel.size
     st = panel.style
     m = st.margin
@@ -199,6 +201,43 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     )
 
 
+def across(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
+    """The play screen of an area too narrow for a column beside the grid
+    (`Style.across`): the headline's bar across the top, the message (the last
+    input and the notes, one box) across the foot, the grid between them on the
+    left, and beside it the line under the headline over the two counters, one
+    above the other."""
+    w, h = panel.size
+    st = panel.style
+    m = st.margin
+    head = TextBox(m + PAD, m + PAD, w - 2 * (m + PAD), st.headline, st.headline_lines)
+    message_h = st.note_lines * line_height(st.body)
+    message = TextBox(
+        m + INSET, h - m - INSET - message_h, w - 2 * (m + INSET), st.body, st.note_lines
+    )
+    top = head.y + head.h + PAD + st.gap
+    room = message.y - INSET - st.gap - top
+    cell = pitch(min(st.grid, room) - 3, grid)
+    gw, gh = grid_size(cell, grid)
+    gx, gy = m + 1, top + 1 + (room - 3 - gh) // 2
+    bx = gx + gw + 1 + st.gap
+    bw = w - m - bx
+    signs = st.counter_signs
+    c0 = counter(bx, 0, bw, st.label, st.number, st.counter_inline, signs)
+    ch = c0.box[3]
+    sub_h = st.sub_lines * line_height(st.body)
+    gap = max(0, (room - sub_h - 2 * ch) // 3)
+    sub = TextBox(bx, top + gap, bw, st.body, st.sub_lines)
+    y0 = sub.y + sub_h + gap
+    counters = (
+        counter(bx, y0, bw, st.label, st.number, st.counter_inline, signs),
+        counter(bx, y0 + ch + gap, bw, st.label, st.number, st.counter_inline, signs),
+    )
+    return PlayLayout(
+        gx, gy, cell, head, sub, counters, message, message, (m, m, w - m, h - m), grid
+    )
+
+
 # ----- what the column says ----------------------------------------------------------
 
 
@@ -260,8 +299,6 @@ def note_key(view: SeatView) -> str | None:
         return f"repaired_{view.repaired.value}"
     if view.undo_asked is not None:  # first: it lapses in a few seconds
         return "undo_asked_by_me" if view.undo_asked is Who.ME else "undo_asked_by_partner"
-    if view.cursor is not None:  # buttons only: what the keys do while guessing
-        return "cursor_keys"
     if view.nothing_left_for_me:
         return "nothing_left_for_me"
     if view.nothing_left_for_partner:
@@ -279,7 +316,9 @@ def note_key(view: SeatView) -> str | None:
 def cell_looks(view: SeatView, side: tuple[Mark, ...]) -> dict[int, CellLook]:
     """How each table cell of `side` looks, given the public record of `view`."""
     covered = view.covered
-    framed = view.last.cell if view.last else None
+    # While the seat picks a word with its cursor, the cursor is the one frame on
+    # its grid (the last input's line still says what the last touch did).
+    framed = view.last.cell if view.last and view.cursor is None else None
     looks = {}
     for i, mark in enumerate(side):
         missed = frozenset(
@@ -339,10 +378,21 @@ def draw_sign(draw: ImageDraw.ImageDraw, key: str, box: Box) -> None:
         draw.line((x1 - inset, y0 + inset, x0 + inset, y1 - inset), fill=BLACK, width=stroke)
 
 
-def draw_cursor(image: Image.Image, box: Box) -> None:
-    """The guesser's cursor (buttons only): the cell drawn inverted, so it reads
-    apart from the heavy frame of the word touched last."""
-    image.paste(Image.eval(image.crop(box), lambda v: 0 if v else 255), box[:2])
+def draw_cursor(image: Image.Image, box: Box, cell: int) -> None:
+    """The guesser's cursor (buttons only): a heavy frame over the grid lines
+    around the cell, outside its picture, so it reads as the place chosen and
+    never as a mark of the key (the cell's own mark stays as it is)."""
+    x0, y0, x1, y1 = box
+    width = cursor_width(cell)
+    d = ImageDraw.Draw(image)
+    d.rectangle(
+        (x0 - width, y0 - width, x1 + width - 1, y1 + width - 1), outline=BLACK, width=width
+    )
+
+
+def cursor_width(cell: int) -> int:
+    """The cursor frame's stroke: over the grid line, into the neighbours' edges."""
+    return max(3, cell // 7)
 
 
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
@@ -352,7 +402,7 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     looks = cell_looks(view, view.side)
     boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, looks, view.grid)
     if view.cursor is not None:
-        draw_cursor(image, boxes[view.cursor])
+        draw_cursor(image, boxes[view.cursor], lay.cell)
     s = i18n.strings(lang)
     head, sub, mine = role(view)
     if mine:

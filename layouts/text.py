@@ -77,11 +77,22 @@ def width(text: str, size: int) -> int:
     return x1 - x0
 
 
+SHY = "\u00ad"  # a soft hyphen: a line may break there, and shows "-" only if it does
+
+
+def shown(line: str) -> str:
+    """A wrapped line as drawn: a soft hyphen at its end a "-", any other gone."""
+    if line.endswith(SHY):
+        line = line[:-1] + "-"
+    return line.replace(SHY, "")
+
+
 def _pieces(word: str) -> list[str]:
-    """A word split after each hyphen: the places a line may break inside it."""
+    """A word split after each hyphen (or soft hyphen): the places a line may break
+    inside it."""
     pieces, start = [], 0
     for k, ch in enumerate(word):
-        if ch == "-" and 0 < k < len(word) - 1:
+        if ch in ("-", SHY) and 0 < k < len(word) - 1:
             pieces.append(word[start : k + 1])
             start = k + 1
     pieces.append(word[start:])
@@ -90,23 +101,25 @@ def _pieces(word: str) -> list[str]:
 
 def wrap(text: str, size: int, w: int) -> list[str]:
     """`text` broken into lines of at most `w` pixels where it allows: at spaces and
-    after hyphens (a card code breaks between its groups).
+    after hyphens (a card code breaks between its groups) or soft hyphens.
 
     A piece longer than a line stays whole on its own line (and `fits` says no).
     """
     lines: list[str] = []
     for para in text.split("\n"):
         line = ""
-        for word in para.split():
+        for word in para.split(" "):  # a no-break space joins, as its name says
+            if not word:
+                continue
             for k, piece in enumerate(_pieces(word)):
                 trial = line + piece if (k or not line) else f"{line} {piece}"
-                if line and width(trial, size) > w:
+                if line and width(shown(trial), size) > w:
                     lines.append(line)
                     line = piece
                 else:
                     line = trial
         lines.append(line)
-    return lines
+    return [shown(line) for line in lines]
 
 
 def fits(text: str, box: TextBox) -> bool:

@@ -12,6 +12,7 @@ driver = "waveshare"
 [panels]
 model = "epd2in7_V2"
 rotation = 90
+keys = "left"
 [panels.B]
 spi_device = 1
 rst = 16
@@ -84,8 +85,8 @@ def screen_index(seat: str, cell: int) -> int:
 def as_played(rules_lines: list[str], *, cursor: bool) -> list[str]:
     """`clue S`, `pass S`, `touch R C`, `undo` as the players give them with the
     keys: clue and pass keys, undo pressed by both seats, and a touch either on
-    the grid or (`cursor`) by moving the guesser's cursor there and confirming
-    with pass (docs/buttons-only.md)."""
+    the grid or (`cursor`) as the keys' labels say: pick word (clue), next (clue)
+    and down (pass) to the word, guess (menu) (docs/buttons-only.md)."""
     out: list[str] = []
     at: dict[str, int] = {}  # each seat's cursor, screen index; starts top left
     guesser = None
@@ -95,20 +96,21 @@ def as_played(rules_lines: list[str], *, cursor: bool) -> list[str]:
             out.append(f"press {args[0]} clue")
             guesser = other(args[0])
         elif verb == "pass":
-            out.append(f"press {args[0]} pass" + (" long" if cursor else ""))
+            out.append(f"press {args[0]} pass")
         elif verb == "undo":
-            out += ["press A undo long", "press B undo long"]
+            out += ["press A undo", "press B undo"]
         elif verb == "touch" and not cursor:
             out.append(line)
         elif verb == "touch":
             assert guesser is not None
             target = screen_index(guesser, int(args[0]) * 5 + int(args[1]))
             here = at.get(guesser, 0)
-            rights = (target % 5 - here % 5) % 5  # clue: the next word, row by row
+            rights = (target % 5 - here % 5) % 5  # next: the next word, row by row
             here = (here + rights) % 25
-            downs = ((target - here) // 5) % 5  # undo: a row down
-            out += [f"press {guesser} clue"] * rights + [f"press {guesser} undo"] * downs
-            out.append(f"press {guesser} pass")
+            downs = ((target - here) // 5) % 5  # down: a row down
+            out.append(f"press {guesser} clue")  # pick word
+            out += [f"press {guesser} clue"] * rights + [f"press {guesser} pass"] * downs
+            out.append(f"press {guesser} menu")  # guess
             at[guesser] = target
         else:
             raise ValueError(line)

@@ -172,11 +172,13 @@ def test_the_cursor_is_on_the_guessers_screen_only(
     stand.cursor_keys = True
     stand.handle(Press("A", KeyName.CLUE), 0.0)  # A's clue: B guesses
     assert stand.state.phase is Phase.GUESSING and stand.state.guesser is Seat.B
+    assert stand.cursor_of(Seat.B) is None  # no cursor until B picks a word
+    images = {s: screens.render(stand, s, p) for s, p in panels().items()}
+    stand.handle(Press("B", KeyName.CLUE), 0.5)  # pick word
     # B's screen is the table turned: its top-left word is the table's last cell.
     assert stand.cursor_of(Seat.B) == 24 and stand.cursor_of(Seat.A) is None
-    images = {s: screens.render(stand, s, p) for s, p in panels().items()}
-    stand.handle(Press("B", KeyName.CLUE), 1.0)  # the next word along B's row
-    stand.handle(Press("B", KeyName.UNDO), 2.0)  # a row down on B's screen
+    stand.handle(Press("B", KeyName.CLUE), 1.0)  # next: the next word along B's row
+    stand.handle(Press("B", KeyName.PASS), 2.0)  # down: a row down on B's screen
     assert stand.cursor_of(Seat.B) == 24 - 1 - 5
     after = {s: screens.render(stand, s, p) for s, p in panels().items()}
     assert after[Seat.A].tobytes() == images[Seat.A].tobytes()  # nothing of it on A's
@@ -184,39 +186,48 @@ def test_the_cursor_is_on_the_guessers_screen_only(
     assert seen[Seat.A].cursor is None and seen[Seat.B].cursor == 18
     boxes = layouts.cell_boxes(seen[Seat.B], screens.spec(panels()[Seat.B]))
 
-    def dark(image, cell: int) -> float:  # the share of black pixels in a cell
-        hist = image.crop(boxes[cell]).convert("L").histogram()
-        return hist[0] / sum(hist)
+    def ring(image, cell: int) -> float:  # the share of black pixels just round a cell
+        x0, y0, x1, y1 = boxes[cell]
+        hist = image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2)).convert("L").histogram()
+        inside = image.crop(boxes[cell]).convert("L").histogram()
+        return (hist[0] - inside[0]) / (sum(hist) - sum(inside))
 
-    # The cursor's word is drawn inverted, and only that one moved.
-    assert dark(after[Seat.B], 18) > 0.5 > dark(images[Seat.B], 18)
-    assert dark(images[Seat.B], 24) > 0.5 > dark(after[Seat.B], 24)
-    # Confirming is the normal touch, journaled; moving was not.
+    # The cursor is a frame round its word, outside the word's own picture, which
+    # stays as it was: it cannot be read as a mark of the key.
+    assert ring(after[Seat.B], 18) > 0.9 > ring(images[Seat.B], 18)
+    assert after[Seat.B].crop(boxes[18]).tobytes() == images[Seat.B].crop(boxes[18]).tobytes()
+    # Guessing is the normal touch, journaled; picking and moving were not.
     journal = stand.store.current_path.read_bytes().splitlines()
     assert len(journal) == 2  # the start and the clue
-    stand.handle(Press("B", KeyName.PASS), 3.0)
+    stand.handle(Press("B", KeyName.MENU), 3.0)  # guess
     assert stand.state.last.event == rules.Touch.at(18)
     assert b"touch" in stand.store.current_path.read_bytes().splitlines()[-1]
 
 
-def test_held_keys_keep_the_turn_and_undo_reachable(tmp_path: Path) -> None:
+def test_the_turns_keys_come_back_after_a_guess(tmp_path: Path) -> None:
     stand = Stand(Store(tmp_path / "s"), new_card=lambda: Card.from_code(CODE))
     stand.boot()
     stand.cursor_keys = True
     card = stand.state.card
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     agent = min(card.agents(Seat.A))
+    stand.handle(Press("B", KeyName.CLUE), 0.5)  # pick word
     stand.cursors[Seat.B] = agent
-    stand.handle(Press("B", KeyName.PASS), 1.0)  # touch
-    assert stand.state.agents_found == 1
-    stand.handle(Press("B", KeyName.UNDO, long=True), 2.0)  # ask to undo
+    stand.handle(Press("B", KeyName.MENU, long=True), 1.0)  # guess: held, still a guess
+    assert stand.state.agents_found == 1 and Seat.B not in stand.menus
+    assert stand.cursor_of(Seat.B) is None  # guessed: the turn's keys again
+    stand.handle(Press("B", KeyName.UNDO), 2.0)  # ask to undo
     stand.handle(Press("A", KeyName.UNDO), 2.5)
     assert stand.state.agents_found == 0
-    stand.cursors[Seat.B] = agent
-    stand.handle(Press("B", KeyName.PASS), 3.0)
-    stand.handle(Press("B", KeyName.PASS, long=True), 4.0)  # end the turn
+    stand.handle(Press("B", KeyName.CLUE), 3.0)  # pick word: the cursor where it was
+    assert stand.cursor_of(Seat.B) == agent
+    stand.handle(Press("B", KeyName.UNDO), 3.5)  # back: no word guessed
+    assert stand.cursor_of(Seat.B) is None and stand.state.agents_found == 0
+    stand.handle(Press("B", KeyName.CLUE), 4.0)
+    stand.handle(Press("B", KeyName.MENU), 4.5)
+    stand.handle(Press("B", KeyName.PASS), 5.0)  # end turn
     assert stand.state.phase is Phase.AWAITING_CLUE
-    stand.handle(Press("B", KeyName.MENU, long=True), 5.0)  # the menu as ever
+    stand.handle(Press("B", KeyName.MENU, long=True), 6.0)  # the menu as ever
     assert Seat.B in stand.menus
 
 

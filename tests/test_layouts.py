@@ -21,6 +21,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from keystand.games import Context
 from keystand.games.duet import views
 from keystand.layouts import (
+    EDGES,
     MODELS,
     End,
     Ending,
@@ -312,6 +313,9 @@ def test_the_three_marks_differ_in_shape_not_only_in_ink():
 
 # ----- strings and fonts ---------------------------------------------------------------
 
+# The meanings a key has only when held (Stand.labels: tests/test_key_labels.py
+# checks no other comes up), drawn "Menu (hold)".
+HELD = ("menu",)
 WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
 WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
 
@@ -335,6 +339,12 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
                     for m in missions(lang)
                 ]
                 continue
+            if "{label}" in text:  # a key's label, held: each meaning only a hold has
+                out += [
+                    (slot(table, key), f"{table}.{key}", text.format(label=entries[name]))
+                    for name in HELD
+                ]
+                continue
             if table == "mission_name":
                 text = f"{text} {NAMED[key]}"
             out.append((slot(table, key), f"{table}.{key}", text))
@@ -342,12 +352,27 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
-def test_every_string_of_every_language_fits_its_box(model, rotation):
-    slots = text_slots(panel(model, rotation))
+def keyed_mounts() -> list[tuple[str, int, str | None]]:
+    """Every mounting, without keys and with them along each edge it has room for."""
+    out: list[tuple[str, int, str | None]] = [(m, r, None) for m, r in ALL_MOUNTS]
+    for m, r in ALL_MOUNTS:
+        for edge in EDGES:
+            try:
+                panel(m, r, edge)
+            except ValueError:
+                continue
+            out.append((m, r, edge))
+    return out
+
+
+@pytest.mark.parametrize(("model", "rotation", "keys"), keyed_mounts())
+def test_every_string_of_every_language_fits_its_box(model, rotation, keys):
+    slots = text_slots(panel(model, rotation, keys))
     misfits = []
     for lang in languages():
         for name, key, text in texts(lang):
+            if name == "key" and keys is None:
+                continue  # no labelled keys beside this panel
             assert name in slots, f"{lang} {key}: no box on the screen for [{name}]"
             for box in slots[name]:
                 if not fits(text, box):
@@ -356,15 +381,18 @@ def test_every_string_of_every_language_fits_its_box(model, rotation):
     assert not misfits, "\n".join(misfits)
 
 
-@pytest.mark.parametrize("model", MODELS)
-def test_drawn_text_stays_inside_its_box(model):
+@pytest.mark.parametrize(
+    ("model", "keys"),
+    [(m, None) for m in MODELS] + [("epd2in7_V2", "left"), ("epd4in2_V2", "bottom")],
+)
+def test_drawn_text_stays_inside_its_box(model, keys):
     """The drawing agrees with the measuring: the ink of every string, drawn by the
     renderer's own routine, lies inside the box it was measured against."""
-    spec = panel(model)
+    spec = panel(model, None, keys)
     slots = text_slots(spec)
     for lang in languages():
         for name, key, text in texts(lang):
-            for box in slots[name]:
+            for box in slots.get(name, []) if keys is None else slots[name]:
                 image = Image.new("1", spec.size, 1)
                 draw = ImageDraw.Draw(image)
                 draw.fontmode = "1"

@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
-from keystand.games import Context, Game, Options, Played, Step, input_lines, script_bodies
+from keystand.games import (
+    Context,
+    Game,
+    Options,
+    Played,
+    Step,
+    input_lines,
+    refused,
+    script_bodies,
+)
 from keystand.rules import EventError, Grid, Seat
 from keystand.script import ScriptError
 
@@ -117,6 +126,12 @@ class PracticeGame:
 
     def key_event(self, state: Practice, seat: Seat, key: str) -> Event | None:
         return rules.Clue() if key == "clue" else rules.Pass() if key == "pass" else None
+
+    def key_label(self, state: Practice, seat: Seat, key: str) -> str | None:
+        event = self.key_event(state, seat, key)
+        if event is None or refused(state.apply(event)[1]):
+            return None
+        return "clue" if key == "clue" else "end_turn"
 
     def act_event(self, state: Practice, verb: str, seat: Seat | None) -> Event | None:
         return rules.parse_event(verb) if verb in ("clue", "pass", "undo") else None

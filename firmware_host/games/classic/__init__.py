@@ -36,7 +36,7 @@ from ...rules.classic_events import (
     parse_event,
 )
 from ...script import ScriptError
-from .. import Context, Game, Options, Played, Step, input_lines, script_bodies
+from .. import Context, Game, Options, Played, Step, input_lines, refused, script_bodies
 from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
@@ -169,6 +169,12 @@ class ClassicGame:
         if key == "pass" and seat is OPERATIVES:
             return Pass(team)
         return None
+
+    def key_label(self, state: rules.Classic, seat: Seat, key: str) -> str | None:
+        event = self.key_event(state, seat, key)
+        if event is None or refused(state.apply(event)[1]):
+            return None
+        return "clue" if key == "clue" else "end_turn"
 
     def act_event(self, state: rules.Classic, verb: str, seat: Seat | None) -> Event | None:
         if verb == "undo":

@@ -21,7 +21,7 @@ from ...rules import Card, Grid, Mission, Seat
 from ...rules.card import GRID
 from ...rules.duet import Duet, Outcome, Phase, Status
 from ...script import ScriptError, parse_script
-from .. import Context, Game, Options, Played, Step
+from .. import Context, Game, Options, Played, Step, refused
 from . import summary
 
 if TYPE_CHECKING:
@@ -140,6 +140,14 @@ class DuetGame:
 
     def key_event(self, state: Duet, seat: Seat, key: str) -> rules.Event | None:
         return rules.Clue(seat) if key == "clue" else rules.Pass(seat)
+
+    def key_label(self, state: Duet, seat: Seat, key: str) -> str | None:
+        event = self.key_event(state, seat, key)
+        if event is None or refused(state.apply(event)[1]):
+            return None
+        if key == "pass":
+            return "end_turn"
+        return "arm" if state.phase is Phase.SUDDEN_DEATH else "clue"
 
     def act_event(self, state: Duet, verb: str, seat: Seat | None) -> rules.Event | None:
         if verb == "clue" and seat is not None:
