@@ -223,7 +223,7 @@ def attach(
             "simulator",
             screens=lambda: _frames(service),
             png=lambda seat: _png(service, seat, decoded),
-            status=lambda: _status(service),
+            status=lambda: _status(service, plan.profile),
             host=plan.page.host,
             port=plan.page.port,
             rows=stand.game.grid.rows,  # the page's table: the game's grid
@@ -252,10 +252,16 @@ def attach(
     return Attached(page, wired)
 
 
-def _status(service: Service) -> dict[str, Any]:
+def _status(service: Service, profile: Profile) -> dict[str, Any]:
     snap = service.snapshot  # one immutable object: read from the page's threads
     return {
         **snap.public,
+        # Where each seat's keys sit beside its screen: the page puts its buttons there.
+        "keys": {
+            seat: {"edge": p.keys, "order": list(p.key_order)}
+            for seat, p in profile.panels.items()
+            if p.keys != "none"
+        },
         "service": snap.phase.value,
         "error": snap.error,
         "health": [

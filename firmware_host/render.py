@@ -2,7 +2,7 @@
 
     keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG
                     [--geometry] [--lang en|de|ru] [--mission T-M] [--loose-order]
-                    [--rotation DEG] [--all]
+                    [--rotation DEG] [--keys EDGE] [--all]
     keystand render --game classic --card CARD [--script FILE]
                     --seat spymasters|operatives ...
 
@@ -29,11 +29,12 @@ from .rules import KeystandError, Mission, Seat
 if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
     from PIL import Image
 
-    from .layouts import Box, PanelSpec
+    from .layouts import Box, KeyLabels, PanelSpec
 
 # The panels `keystand render` knows (tests/test_render_cli.py checks this list
 # against the layouts' own, which cannot be imported here without Pillow).
 PANEL_NAMES = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+KEY_EDGES = ("left", "right", "top", "bottom")  # keystand.layouts.EDGES (the same test)
 LANGUAGE_NAMES = ("en", "de", "ru")
 
 
@@ -80,6 +81,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "as the seat reads it (default: landscape)",
     )
     p.add_argument(
+        "--keys",
+        metavar="EDGE",
+        choices=KEY_EDGES,
+        help="the seat's keys sit along this edge of the screen: draw what each does now "
+        f"beside it, clue, pass, undo, menu in that order ({', '.join(KEY_EDGES)}; default: "
+        "no labels)",
+    )
+    p.add_argument(
         "--all", action="store_true", help="every screen of the game, numbered PNGs in --out"
     )
     return p
@@ -89,7 +98,7 @@ def _spec(args: argparse.Namespace) -> PanelSpec:
     from .layouts import panel
 
     try:
-        return panel(args.panel, args.rotation)
+        return panel(args.panel, args.rotation, args.keys)
     except ValueError as e:
         raise RenderError(str(e)) from None
 
@@ -123,6 +132,17 @@ def _save(image: Image.Image, path: Path) -> None:
         raise RenderError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
 
 
+def _labels(args: argparse.Namespace, state: object, seat: Seat) -> KeyLabels | None:
+    """What each key does at `state` on a stand with a touch grid (`--keys`)."""
+    if args.keys is None:
+        return None
+    from keystand.drivers.inputs import KeyName
+
+    from .screens import KeyPlace, labels_of
+
+    return labels_of(state, seat, KeyPlace(args.keys, tuple(KeyName)))
+
+
 def _geometry(boxes: dict[int, Box]) -> dict[str, list[int]]:
     return {str(i): list(boxes[i]) for i in sorted(boxes)}
 
@@ -148,7 +168,7 @@ def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     target = Path(args.out)
     if not args.all:
         view = game.view(states[-1], seat, games.Context())
-        image, boxes = render_with_boxes(view, spec, args.lang)
+        image, boxes = render_with_boxes(view, spec, args.lang, _labels(args, states[-1], seat))
         _save(image, target)
         if args.geometry:
             json.dump(_geometry(boxes), out)
@@ -160,7 +180,8 @@ def _run(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         raise RenderError(f"cannot make directory {args.out!r}: {e.strerror or e}") from None
     index: dict[str, Any] = {}
     for n, state in enumerate(states):
-        image, boxes = render_with_boxes(game.view(state, seat, games.Context()), spec, args.lang)
+        view = game.view(state, seat, games.Context())
+        image, boxes = render_with_boxes(view, spec, args.lang, _labels(args, state, seat))
         name = f"{n:03d}.png"
         _save(image, target / name)
         index[name] = _geometry(boxes)

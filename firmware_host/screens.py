@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -21,6 +21,7 @@ from .menu import waiting
 from .profile import Profile
 from .rules import Seat
 from .stand import Item, Stand
+from .store import Store
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,12 @@ def render(stand: Stand, seat: Seat, panel: Panel, places: Places | None = None)
 def renderer(places: Places) -> Callable[[Stand, Seat, Panel], Image.Image]:
     """`render` with each seat's keys labelled where the profile puts them."""
     return lambda stand, seat, panel: render(stand, seat, panel, places)
+
+
+def labels_of(state: object, seat: Seat, place: KeyPlace) -> layouts.KeyLabels:
+    """What each key does at `state` on a stand with a touch grid, none of its
+    keys pressed yet (`keystand render --keys`): the stand's own table."""
+    return key_labels(Stand(cast(Store, None), state=state), seat, place)
 
 
 def key_labels(stand: Stand, seat: Seat, place: KeyPlace) -> layouts.KeyLabels:

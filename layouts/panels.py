@@ -341,6 +341,7 @@ _KEYED: dict[tuple[str, bool, str], Style] = {
         note_lines=2,
         reason_lines=2,
         number=22,
+        gap=2,
         menu_split=0.54,
     ),
     ("epd2in9_V2", True, "end"): _keyed("epd2in9_V2", True, key_strip=19),

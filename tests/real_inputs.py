@@ -12,7 +12,6 @@ driver = "waveshare"
 [panels]
 model = "epd2in7_V2"
 rotation = 90
-keys = "left"
 [panels.B]
 spi_device = 1
 rst = 16
@@ -68,7 +67,10 @@ BUILDS = {
 def profile(tmp_path: Path, build: str) -> Path:
     kinds, grid = BUILDS[build]
     path = tmp_path / f"{build}.toml"
-    path.write_text(f"{PANELS}\n[input]\nkinds = {kinds}\n{KEYS}{grid}")
+    # Keys alone pick words on the keys: their labels say how (the HAT's keys, left).
+    panels = PANELS.replace("rotation = 90\n", 'rotation = 90\nkeys = "left"\n', 1)
+    text = panels if build == "keys-only" else PANELS
+    path.write_text(f"{text}\n[input]\nkinds = {kinds}\n{KEYS}{grid}")
     return path
 
 

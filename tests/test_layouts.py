@@ -315,7 +315,7 @@ def test_the_three_marks_differ_in_shape_not_only_in_ink():
 
 # The meanings a key has only when held (Stand.labels: tests/test_key_labels.py
 # checks no other comes up), drawn "Menu (hold)".
-HELD = ("menu",)
+HELD_WORDS = ("menu",)
 WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
 WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
 
@@ -342,7 +342,7 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
             if "{label}" in text:  # a key's label, held: each meaning only a hold has
                 out += [
                     (slot(table, key), f"{table}.{key}", text.format(label=entries[name]))
-                    for name in HELD
+                    for name in HELD_WORDS
                 ]
                 continue
             if table == "mission_name":

@@ -121,7 +121,7 @@ def test_keys_off_a_pi_are_one_line_never_the_mock(tmp_path: Path) -> None:
     """Without --emulate the keys get gpiozero's own pins: off a Pi there are
     none, and the run says so in one line instead of playing on a mock."""
     path = tmp_path / "keys.toml"
-    path.write_text(f'[input]\nkinds = ["keys"]\n{KEYS}')
+    path.write_text(f'[panels]\nkeys = "left"\n[input]\nkinds = ["keys"]\n{KEYS}')
     script = tmp_path / "s.txt"
     script.write_text("press A clue\n")
     done = keystand(

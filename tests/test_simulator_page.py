@@ -155,6 +155,8 @@ def test_a_short_game_by_clicking(stand: PageStand, tmp_path: Path) -> None:
                 "epd2in7_V2",
                 "--rotation",
                 "90",
+                "--keys",  # the desktop profile's keys sit along the screen's left edge
+                "left",
                 "--out",
                 str(out),
             ],

@@ -1,0 +1,297 @@
+"""Each key's label says what the key does now (issue 31, items 1 and 2).
+
+The label beside a key is `Stand.labels`; what a press does is `Stand.meaning`
+carried out by `_game_key` (or the menu's `press`). These tests press every key
+of both seats, short and held, at every step of scripted games (Duet on a
+keys-only stand and on a touch stand, classic, the menu, the end, the grid's
+calibration) on a copy of the stand, and check that the press did what its
+label says and nothing else: a key labelled "End turn" ends the turn and
+journals no touch, a key with no label journals nothing, and so on.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from real_inputs import as_played
+
+from keystand import games, layouts, profile
+from keystand.drivers.inputs import KeyName, Press, Touch, parse_line
+from keystand.drivers.inputs.touchfilter import Orientation
+from keystand.rules import Card, Mission, Seat
+from keystand.rules.duet import Phase
+from keystand.stand import Settings, Stand
+from test_layouts import HELD_WORDS
+
+CODE = "5VHK-ZHXC-WE7S"
+
+
+@dataclass
+class MemoryStore:
+    """The stand's store, in memory: what was journaled, in order (a copy of the
+    stand is a copy of its journal, so a press can be tried and thrown away)."""
+
+    records: list[object] = field(default_factory=list)
+    game_id: str = "g"
+
+    def resume(self) -> None:
+        return None
+
+    def start_game(self, state: object, *, previous: object = None) -> None:
+        self.records.append(("start", state))
+
+    def record(self, event: object) -> None:
+        self.records.append(event)
+
+    def listed(self) -> bool:
+        return False
+
+    def list_finished(self, state: object) -> None:
+        pass
+
+    def load_settings(self) -> None:
+        return None
+
+    def save_settings(self, data: dict[str, Any]) -> None:
+        pass
+
+    def history(self, limit: int | None = None) -> list[dict[str, Any]]:
+        return []
+
+
+def stand(game: str = "duet", *, cursor_keys: bool = False, grid: bool = False) -> Stand:
+    card: object = games.get("classic").generate(7) if game == "classic" else Card.from_code(CODE)
+    s = Stand(MemoryStore(), new_card=lambda: card)  # type: ignore[arg-type]
+    s.boot(game)
+    s.cursor_keys = cursor_keys
+    if grid:
+        s.grid = Orientation(0)
+    return s
+
+
+def journal(s: Stand) -> list[object]:
+    return list(s.store.records)  # type: ignore[attr-defined]
+
+
+def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
+    """That pressing a key labelled `word` did that, and nothing else."""
+    new = journal(after)[len(journal(before)) :]
+    kinds = [type(e).__name__ for e in new]
+    in_menu = seat in before.menus
+    if word is None:
+        assert new == [], "a key with no label journaled something"
+        assert set(after.menus) == set(before.menus) and after.picking == before.picking
+    elif word in ("clue", "arm"):
+        assert kinds == ["Clue"]
+        if word == "arm":
+            assert after.state.armed is seat
+    elif word == "end_turn":
+        assert kinds == ["Pass"], "the end-turn key did more (or less) than end the turn"
+    elif word == "undo":
+        assert new == [] and after.undo_request.seat is seat or kinds == ["Undo"]
+    elif word == "menu":
+        assert new == [] and seat in after.menus
+    elif word == "pick":
+        assert new == [] and seat in after.picking and after.cursor_of(seat) is not None
+    elif word in ("next", "down") and not in_menu:
+        assert new == [] and after.cursor_of(seat) != before.cursor_of(seat)
+    elif word == "back" and not in_menu:
+        assert new == [] and seat not in after.picking
+    elif word == "guess":
+        at = before.cursor_of(seat)
+        assert kinds in ([], ["Touch"])  # [] when the rules refuse the word
+        if new:
+            assert before.game.grid.row_col(at) == (new[0].row, new[0].col)
+            assert seat not in after.picking
+    elif word == "new_game":
+        assert new and new[0][0] == "start"
+    elif word == "cancel":
+        assert new == [] and after.calibrating is None
+    else:
+        assert in_menu, f"{word!r} outside the menu"
+        menu, now = before.menus[seat], after.menus.get(seat)
+        if word == "up":
+            assert now is not None and now.index == (menu.index - 1) % len(menu.items)
+        elif word == "down":
+            assert now is not None and now.index == (menu.index + 1) % len(menu.items)
+        elif word == "back":
+            assert now is None or (menu.history is not None and now.history is None)
+        elif word in ("newer", "older"):
+            assert now is not None and now.page == menu.page + (1 if word == "older" else -1)
+        elif word in ("plus", "minus", "done", "next_field"):
+            assert now is not None and menu.editing is not None
+            if word == "done":
+                assert now.editing is None
+            if word == "next_field":
+                assert now.editing == "mistakes"
+        else:
+            assert word == "choose"
+
+
+def try_every_key(s: Stand, now: float) -> Iterator[tuple[Seat, KeyName, bool, str | None]]:
+    """Each key of each seat pressed short and held on a copy of `s`, checked."""
+    for seat in Seat:
+        labels = s.labels(seat)
+        for key in KeyName:
+            word, held = labels[key]
+            if held:
+                assert word in HELD_WORDS, f"{word!r} labelled as held"
+            for long in (False, True):
+                said = s.meaning(seat, key, long)
+                if long is False:
+                    assert said == (None if held else word)
+                trial = copy.deepcopy(s)
+                before = copy.deepcopy(s)
+                trial.handle(Press(seat.value, key, long), now)
+                check(said, seat, before, trial)
+                yield seat, key, long, said
+
+
+def play(s: Stand, lines: list[str]) -> set[str]:
+    """`lines` played on `s`, every key tried before each; the labels seen."""
+    seen: set[str] = set()
+    for k, line in enumerate(lines):
+        for *_, word in try_every_key(s, float(k)):
+            if word:
+                seen.add(word)
+        s.handle(parse_line(line), float(k) + 0.5)
+    for *_, word in try_every_key(s, float(len(lines))):
+        if word:
+            seen.add(word)
+    return seen
+
+
+def whole_game(code: str) -> list[str]:
+    """A Duet game of the rules' lines: a clean turn, a miss, a pass, a refused
+    pass, sudden death and a loss in it."""
+    card = Card.from_code(code)
+    a_agents = sorted(card.agents(Seat.A))
+    b_side = card.side(Seat.B)
+    bystander_b = next(i for i, k in enumerate(b_side) if k.value == "." and i not in a_agents)
+    lines = ["clue A", f"touch {a_agents[0] // 5} {a_agents[0] % 5}", "pass B"]
+    lines += ["clue B", f"touch {bystander_b // 5} {bystander_b % 5}"]
+    return lines
+
+
+KEYS_ONLY_MENU = [
+    "press A menu long",
+    "press A pass",
+    "press A pass",
+    "press A pass",  # Mission
+    "press A menu",
+    "press A clue",
+    "press A undo",
+    "press B menu long",
+    "press B clue",
+    "press B clue",  # History
+    "press B menu",
+    "press B pass",
+    "press B undo",
+    "press B undo",
+]
+
+
+def test_a_keys_only_game_does_what_each_label_says() -> None:
+    lines = as_played(whole_game(CODE), cursor=True)
+    seen = play(stand(cursor_keys=True), lines + KEYS_ONLY_MENU)
+    assert {"clue", "pick", "next", "down", "guess", "end_turn", "undo", "menu"} <= seen
+    assert {"up", "down", "choose", "back", "newer", "older"} <= seen
+
+
+def test_picking_and_going_back_journal_nothing_and_end_turn_never_guesses() -> None:
+    s = stand(cursor_keys=True)
+    s.handle(Press("A", KeyName.CLUE), 0.0)
+    assert s.labels(Seat.B)[KeyName.CLUE] == ("pick", False)
+    assert s.labels(Seat.B)[KeyName.PASS] == (None, False)  # no guess yet: no end turn
+    s.handle(Press("B", KeyName.CLUE), 1.0)  # pick word
+    assert [s.labels(Seat.B)[k][0] for k in KeyName] == ["next", "down", "back", "guess"]
+    s.handle(Press("B", KeyName.UNDO), 2.0)  # back
+    agent = min(s.state.card.agents(Seat.A))
+    s.cursors[Seat.B] = agent
+    s.handle(Press("B", KeyName.CLUE), 3.0)
+    s.handle(Press("B", KeyName.MENU), 4.0)  # guess: an agent
+    assert s.labels(Seat.B)[KeyName.PASS] == ("end_turn", False)
+    records = len(journal(s))
+    s.handle(Press("B", KeyName.PASS), 5.0)  # end turn, pressed short
+    new = journal(s)[records:]
+    assert [type(e).__name__ for e in new] == ["Pass"]
+    assert not any(isinstance(e, Touch) for e in new)
+
+
+def test_a_touch_stand_does_what_each_label_says() -> None:
+    lines = whole_game(CODE)
+    played = [
+        f"press {ln.split()[1]} {ln.split()[0]}" if ln.split()[0] in ("clue", "pass") else ln
+        for ln in lines
+    ]
+    seen = play(stand(grid=True), [*played, "press A menu long", "press A clue", "press A menu"])
+    assert {"clue", "end_turn", "undo", "menu"} <= seen
+    assert not {"pick", "next", "guess"} & seen  # a grid names the words: no cursor
+
+
+def test_sudden_death_labels_the_clue_key_i_guess() -> None:
+    card = Card.from_code(CODE)
+    s = Stand(MemoryStore(), settings=Settings(mission=Mission(1, 1)), new_card=lambda: card)  # type: ignore[arg-type]
+    s.boot()
+    agent = min(card.agents(Seat.A))
+    s.handle(Press("A", KeyName.CLUE), 0.0)
+    s.handle(Touch(agent // 5, agent % 5), 1.0)
+    s.handle(Press("B", KeyName.PASS), 2.0)  # the bank's last token: sudden death
+    assert s.state.phase is Phase.SUDDEN_DEATH
+    assert {s.labels(seat)[KeyName.CLUE] for seat in Seat} == {("arm", False)}
+    list(try_every_key(s, 3.0))
+    s.handle(Press("A", KeyName.CLUE), 4.0)  # A guesses
+    list(try_every_key(s, 5.0))
+
+
+def test_the_end_held_and_shown_label_what_undo_and_clue_do() -> None:
+    s = stand()
+    card = s.state.card
+    assassin = next(i for i, k in enumerate(card.side(Seat.A)) if k.value == "X")
+    s.handle(Press("A", KeyName.CLUE), 0.0)
+    s.handle(Touch(assassin // 5, assassin % 5), 1.0)  # lost: the end held back
+    assert [s.labels(Seat.A)[k] for k in KeyName] == [
+        (None, False),
+        (None, False),
+        ("undo", False),
+        ("menu", True),
+    ]
+    list(try_every_key(s, 2.0))
+    s.tick(1.0 + s.settings.reveal_delay)  # both sides shown
+    assert s.labels(Seat.B)[KeyName.CLUE] == ("new_game", False)
+    assert s.labels(Seat.B)[KeyName.UNDO] == (None, False)
+    list(try_every_key(s, 20.0))
+
+
+def test_calibration_labels_undo_cancel() -> None:
+    s = stand(grid=True)
+    s.calibrating = Seat.A
+    assert s.labels(Seat.A)[KeyName.UNDO] == ("cancel", False)
+    list(try_every_key(s, 0.0))
+
+
+def test_classic_labels_each_roles_keys() -> None:
+    s = stand("classic")
+    spymasters, operatives = games.get("classic").seat_names[0][1], Seat.B
+    assert s.labels(spymasters)[KeyName.CLUE] == ("clue", False)
+    assert s.labels(operatives)[KeyName.CLUE] == (None, False)  # the spymasters' key
+    list(try_every_key(s, 0.0))
+    s.handle(Press(spymasters.value, KeyName.CLUE), 1.0)
+    assert s.labels(operatives)[KeyName.PASS] == (None, False)  # no guess yet
+    list(try_every_key(s, 2.0))
+
+
+def test_the_profile_and_the_layouts_name_the_same_edges() -> None:
+    assert profile.KEY_EDGES == layouts.EDGES
+
+
+@pytest.mark.parametrize("name", ["minimal", "touch-mpr121", "touch-serial", "desktop"])
+def test_each_shipped_build_says_where_its_keys_are(name: str) -> None:
+    p = profile.load(name)
+    for seat_panel in p.panels.values():
+        assert seat_panel.keys != "none"
+        assert sorted(seat_panel.key_order) == sorted(profile.KEY_NAMES)
