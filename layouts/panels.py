@@ -100,14 +100,19 @@ class PanelSpec:
             if self.keys not in EDGES:
                 raise ValueError(f"keys {self.keys!r}: expected one of {', '.join(EDGES)}")
             if (self.model, self.landscape, self.axis) not in _KEYED:
-                raise ValueError(
-                    f"{self.model} mounted {'landscape' if self.landscape else 'portrait'} "
-                    f"has no room for key labels along its {self.keys} edge; "
-                    f"{'top or bottom' if self.axis == 'side' else 'left or right'} has"
-                    if (self.model, self.landscape, _OTHER[self.axis]) in _KEYED
-                    else f"{self.model} mounted {'landscape' if self.landscape else 'portrait'} "
-                    "has no room for key labels"
-                )
+                raise ValueError(self._no_room())
+
+    def _no_room(self) -> str:
+        """Why the keys' edge has no room for labels, and which edges have."""
+        how = "landscape" if self.landscape else "portrait"
+        edges = [
+            e for e in EDGES if (self.model, self.landscape, _axis(e)) in _KEYED and e != self.keys
+        ]
+        where = f"its {' or '.join(edges)} edge has" if edges else 'no edge has: keys = "none"'
+        return (
+            f"{self.model} mounted {how} has no room for key labels along its {self.keys} "
+            f"edge ({where})"
+        )
 
     @property
     def size(self) -> tuple[int, int]:
@@ -132,7 +137,7 @@ class PanelSpec:
     @property
     def axis(self) -> str:
         """'side' for keys along the left or right edge, 'end' for the top or bottom."""
-        return "side" if self.keys in ("left", "right") else "end"
+        return _axis(self.keys)
 
     @property
     def strip(self) -> tuple[int, int, int, int] | None:
@@ -170,7 +175,8 @@ class PanelSpec:
         return replace(self, keys=None, area=area, area_style=style, labelled=True)
 
 
-_OTHER = {"side": "end", "end": "side"}
+def _axis(edge: str | None) -> str:
+    return "side" if edge in ("left", "right") else "end"
 
 
 # Native frames as the vendor's modules define EPD_WIDTH x EPD_HEIGHT.

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from real_inputs import as_played
+from test_layouts import HELD_WORDS
 
 from keystand import games, layouts, profile
 from keystand.drivers.inputs import KeyName, Press, Touch, parse_line
@@ -25,7 +26,6 @@ from keystand.drivers.inputs.touchfilter import Orientation
 from keystand.rules import Card, Mission, Seat
 from keystand.rules.duet import Phase
 from keystand.stand import Settings, Stand
-from test_layouts import HELD_WORDS
 
 CODE = "5VHK-ZHXC-WE7S"
 
@@ -92,7 +92,7 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     elif word == "end_turn":
         assert kinds == ["Pass"], "the end-turn key did more (or less) than end the turn"
     elif word == "undo":
-        assert new == [] and after.undo_request.seat is seat or kinds == ["Undo"]
+        assert (new == [] and after.undo_request.seat is seat) or kinds == ["Undo"]
     elif word == "menu":
         assert new == [] and seat in after.menus
     elif word == "pick":
