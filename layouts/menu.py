@@ -125,10 +125,13 @@ def layout(panel: PanelSpec) -> MenuLayout:
     top = title.y + title.h + 2
     inner = w - 2 * m
     sw = scroll_width(panel)  # right of each value: the scroll signs' column
-    if panel.landscape:  # label and value side by side
+    # Beside the keys' labels the foot says nothing of the keys: the entries run on
+    # under it, and a notice (the other screen fails) covers the last of them.
+    bottom = h - m if panel.labelled else hint.y - 2
+    if panel.landscape and not st.menu_stacked:  # label and value side by side
         row_h = lh + 3
         label_w = round(inner * st.menu_split)
-        n = max(1, (hint.y - 2 - top) // row_h)
+        n = max(1, (bottom - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, label_w - 6, st.body) for k in range(n))
         values = tuple(
             TextBox(m + label_w, top + k * row_h + 1, inner - label_w - 3 - sw, st.body)
@@ -136,7 +139,7 @@ def layout(panel: PanelSpec) -> MenuLayout:
         )
     else:  # narrow: the value on a line of its own under the label, to the right
         row_h = 2 * lh + 3
-        n = max(1, (hint.y - 2 - top) // row_h)
+        n = max(1, (bottom - top) // row_h)
         rows = tuple(TextBox(m + 3, top + k * row_h + 1, inner - 6, st.body) for k in range(n))
         values = tuple(
             TextBox(m + 3, top + k * row_h + 1 + lh, inner - 6 - sw, st.body) for k in range(n)
@@ -197,7 +200,7 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
             draw_text(d, history_label(game, s, row), row)
             score = "" if game.score is None else f" {game.score}"
             draw_text(d, s["history"][game.result] + score, value, right=not panel.landscape)
-        draw_text(d, foot(view, s, "back", panel.labelled), lay.hint, center=True)
+        _foot(d, foot(view, s, "back", panel.labelled), lay.hint, panel.labelled)
         return
     draw_text(d, s["menu_title"]["menu"], lay.title, fill=WHITE)
     first = _window(view.selected, len(view.lines), len(lay.rows))
@@ -220,7 +223,17 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
             _scroll_sign(d, panel, value, up=k == 0, ink=ink)  # more entries that way
     hint = "edit" if view.editing else "move"
-    draw_text(d, foot(view, s, hint, panel.labelled), lay.hint, center=True)
+    _foot(d, foot(view, s, hint, panel.labelled), lay.hint, panel.labelled)
+
+
+def _foot(d: ImageDraw.ImageDraw, text: str, box: TextBox, over: bool) -> None:
+    """The foot line; `over` the last entries (beside the keys' labels, where it is
+    only a notice), on white under a rule."""
+    if text and over:
+        x0, y0, x1, y1 = box.box
+        d.rectangle((x0, y0 - 2, x1 - 1, y1 - 1), fill=WHITE)
+        d.line((x0, y0 - 2, x1 - 1, y0 - 2), fill=BLACK)
+    draw_text(d, text, box, center=True)
 
 
 def history_label(game: HistoryLine, s: Mapping[str, Mapping[str, str]], row: TextBox) -> str:

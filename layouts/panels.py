@@ -70,6 +70,7 @@ class Style:
     # words beside a grid (the 2.7" beside its keys' labels).
     across: bool = False
     menu_split: float = 0.5  # the menu's share of its width for the entries' names (landscape)
+    menu_stacked: bool = False  # each entry's value on a line under its name, as on end
 
 
 @dataclass(frozen=True)
@@ -348,7 +349,7 @@ _KEYED: dict[tuple[str, bool, str], Style] = {
         reason_lines=2,
         number=22,
         gap=2,
-        menu_split=0.54,
+        menu_stacked=True,
     ),
     ("epd2in9_V2", True, "end"): _keyed("epd2in9_V2", True, key_strip=19),
     ("epd4in2_V2", True, "end"): _keyed("epd4in2_V2", True, key_strip=22),

@@ -295,3 +295,49 @@ def test_each_shipped_build_says_where_its_keys_are(name: str) -> None:
     for seat_panel in p.panels.values():
         assert seat_panel.keys != "none"
         assert sorted(seat_panel.key_order) == sorted(profile.KEY_NAMES)
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "build.toml"
+    path.write_text(text)
+    return str(path)
+
+
+KEYS_TABLE = """
+[input.keys.A]
+clue = 5
+pass = 6
+undo = 13
+menu = 19
+[input.keys.B]
+clue = 12
+pass = 16
+undo = 20
+menu = 21
+"""
+
+
+def test_a_keys_only_profile_must_say_where_its_keys_are(tmp_path) -> None:
+    path = write(tmp_path, f'[input]\nkinds = ["keys"]\n{KEYS_TABLE}')
+    with pytest.raises(profile.ProfileError) as e:
+        profile.load(path)
+    assert e.value.key == "panels.keys" and "say which edge" in e.value.detail
+    path = write(tmp_path, f'[panels]\nkeys = "left"\n[input]\nkinds = ["keys"]\n{KEYS_TABLE}')
+    assert profile.load(path).panels["A"].keys == "left"
+
+
+@pytest.mark.parametrize(
+    ("panels", "key", "says"),
+    [
+        ('keys = "left"\nkey_order = ["clue", "pass", "undo"]', "panels.key_order", "each of"),
+        ('keys = "left"\nkey_order = ["clue", "clue", "undo", "menu"]', "panels.key_order", "once"),
+        ('keys = "sideways"', "panels.keys", "sideways"),
+        ('model = "epd2in9_V2"\nrotation = 0\nkeys = "left"', "panels.keys", "no room"),
+    ],
+)
+def test_a_bad_key_place_is_one_line_naming_it(tmp_path, panels: str, key: str, says: str) -> None:
+    path = write(tmp_path, f"[panels]\n{panels}\n")
+    with pytest.raises(profile.ProfileError) as e:
+        profile.load(path)
+    assert e.value.key == key and says in e.value.detail
+    assert "\n" not in str(e.value)

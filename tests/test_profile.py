@@ -42,13 +42,16 @@ def test_desktop_profile() -> None:
     p = load("desktop")
     assert p.stand.driver == "sim"
     assert p.input.host == "127.0.0.1"
-    assert p.panels["A"] == p.panels["B"] == Panel("epd2in7_V2", 90, 1.0)
+    # The page's keys beside each screen, labelled as on the minimal build's HATs.
+    assert p.panels["A"] == p.panels["B"] == Panel("epd2in7_V2", 90, 1.0, keys="left")
     assert p.input.kinds == ("simulator",)
 
 
 def test_the_desktop_file_states_every_default() -> None:
-    """desktop.toml documents every key, with the value the declaration defaults to."""
-    assert load("desktop") == Profile("desktop", source="desktop")
+    """desktop.toml documents every key, with the value the declaration defaults to,
+    but where its keys sit (the page's keys beside each screen, labelled)."""
+    labelled = {seat: Panel(keys="left") for seat in ("A", "B")}
+    assert load("desktop") == Profile("desktop", source="desktop", panels=labelled)
 
 
 @pytest.mark.parametrize("table", [Stand, Panel, Input, Keys, Touch, Mpr121, Serial])
@@ -134,6 +137,8 @@ def test_loopback_hosts_are_taken(tmp_path: Path, host: str) -> None:
 
 
 KEYS = """
+[panels]
+keys = "left"
 [input]
 kinds = ["keys"]
 [input.keys]

@@ -497,7 +497,7 @@ def test_a_start_refused_for_its_inputs_deals_and_saves_nothing(tmp_path: Path) 
     played in that state dir."""
     profile = tmp_path / "keys-on-desktop.toml"
     profile.write_text(
-        '[stand]\ndriver = "sim"\n[input]\nkinds = ["keys"]\n'
+        '[stand]\ndriver = "sim"\n[panels]\nkeys = "left"\n[input]\nkinds = ["keys"]\n'
         "[input.keys.A]\nclue = 5\npass = 6\nundo = 13\nmenu = 19\n"
         "[input.keys.B]\nclue = 12\npass = 16\nundo = 20\nmenu = 21\n"
     )
