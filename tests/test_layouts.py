@@ -490,7 +490,6 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     asked["note"].add("next_mission_short")  # its form under a last input (a shared box)
     for hint in HINTS:
         asked["note"].add(play_screen.note_key(view(hint=hint)))
-    asked["note"].add(play_screen.note_key(view(cursor=0)))
     for repaired in Repaired:
         asked["note"].add(play_screen.note_key(view(repaired=repaired)))
     for undone in ("clue", "touch", "pass", "penalty"):
