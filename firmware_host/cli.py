@@ -69,6 +69,34 @@ MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor"
 COMMANDS = ("card", "play", *MODULES, "state", "history")
 
 
+class _Version(argparse.Action):
+    """`keystand --version`: the installed distribution's version (pyproject.toml's,
+    as pip recorded it), looked up only when asked: importlib.metadata would add
+    its import to every command's start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version(DISTRIBUTION)
+        except PackageNotFoundError:
+            parser.error(f"--version: no {DISTRIBUTION} distribution installed (pip install .)")
+        print(f"{parser.prog} {found}", file=sys.stdout)  # as argparse's --help prints
+        parser.exit()
+
+
+DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
+
+
 def _module(command: str) -> types.ModuleType:
     return importlib.import_module(f".{MODULES[command]}", __package__)
 
@@ -81,6 +109,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         description="keystand: a referee and per-seat key-card screens for Codenames Duet "
         "(and classic Codenames).",
     )
+    p.add_argument("--version", action=_Version, help="print keystand's version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         if command in (None, name):
