@@ -143,7 +143,8 @@ def _play_parser(sub: Subparsers) -> None:
         help="run a script of events through the referee and print the state",
         description="Run a script (one event a line, # comments; Duet's: touch R C, clue A|B, "
         "pass A|B, undo, penalty; each game its own) through the game's referee and print "
-        "the state after it.",
+        "the state after it. The referee alone has no keys and no clock: press and wait "
+        "lines are keystand run's, and refused here by line.",
     )
     add_card_source(play)
     play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")

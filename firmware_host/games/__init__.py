@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from ..rules import Grid, KeystandError, Mission, Seat
 from ..rules.core import BaseRejection
 from ..rules.mission import STANDARD
-from ..script import ScriptError
+from ..script import ScriptError, script_bodies, stand_only
 
 if TYPE_CHECKING:  # the screens' types; the layouts (Pillow) load when a screen is drawn
     from importlib.metadata import EntryPoint
@@ -327,21 +327,20 @@ def input_lines(
     return steps
 
 
-def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
-    """(line number, text) of each line of script text that is not blank or a
-    comment, by the one rule every reader of script text follows."""
-    from keystand.drivers.inputs.script import ScriptLineError, script_lines
-
-    try:
-        lines = script_lines(data, source=source)
-    except ScriptLineError as e:
-        raise ScriptError(e.detail, line=e.line, source=source) from None
-    out = []
-    for number, raw in enumerate(lines, start=1):
-        body = raw.split("#", 1)[0].strip()
-        if body:
-            out.append((number, body))
-    return out
+def event_lines(
+    data: bytes | str, parse_event: Callable[[str], EventT], *, source: str
+) -> list[Step[EventT]]:
+    """A game's `script` (`keystand play`, `render --script`): each line the game's
+    event; a line only the stand plays (press, wait) or a malformed one raises
+    ScriptError naming it."""
+    steps = []
+    for number, body in script_bodies(data, source=source):
+        stand_only(body, line=number, source=source)
+        try:
+            steps.append(Step(number, parse_event(body)))
+        except ValueError as e:  # a game's EventError is one
+            raise ScriptError(str(e), line=number, source=source) from None
+    return steps
 
 
 __all__ = [
@@ -356,6 +355,7 @@ __all__ = [
     "Options",
     "Played",
     "Step",
+    "event_lines",
     "get",
     "input_lines",
     "known",

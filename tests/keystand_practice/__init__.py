@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
-from keystand.games import Context, Game, Options, Played, Step, input_lines, script_bodies
-from keystand.rules import EventError, Grid, Seat
-from keystand.script import ScriptError
+from keystand.games import Context, Game, Options, Played, Step, event_lines, input_lines
+from keystand.rules import Grid, Seat
 
 from . import rules
 from .rules import GRID, Event, Outcome, Phase, Practice, PracticeCard
@@ -56,15 +55,7 @@ class PracticeGame:
         return rules.parse_event(text)
 
     def script(self, data: bytes | str, *, source: str = "script") -> list[Step[Event]]:
-        steps = []
-        for number, body in script_bodies(data, source=source):
-            if body.split()[0].lower() == "wait":
-                continue
-            try:
-                steps.append(Step(number, rules.parse_event(body)))
-            except EventError as e:
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+        return event_lines(data, rules.parse_event, source=source)
 
     def input_script(
         self, data: bytes | str, *, source: str = "script"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
 
-from ...rules import EventError, Grid, Seat
+from ...rules import Grid, Seat
 from ...rules import classic as rules
 from ...rules.card import GRID
 from ...rules.classic_card import ClassicCard
@@ -35,8 +35,7 @@ from ...rules.classic_events import (
     Undo,
     parse_event,
 )
-from ...script import ScriptError
-from .. import Context, Game, Options, Played, Step, input_lines, script_bodies
+from .. import Context, Game, Options, Played, Step, event_lines, input_lines
 from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
@@ -96,23 +95,8 @@ class ClassicGame:
     def parse_event(self, text: str) -> Event:
         return parse_event(text)
 
-    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]:
-        steps = []
-        for number, body in script_bodies(data, source=source):
-            verb = body.split()[0].lower()
-            if verb == "wait":
-                continue  # the rules have no clock
-            if verb == "press":
-                raise ScriptError(
-                    f"{body!r}: press lines need the stand's keys (keystand run --script)",
-                    line=number,
-                    source=source,
-                )
-            try:
-                steps.append(Step(number, parse_event(body)))
-            except EventError as e:
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step[Event]]:
+        return event_lines(data, parse_event, source=source)
 
     def input_script(
         self, data: bytes | str, *, source: str = "script"
