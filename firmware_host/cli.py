@@ -124,14 +124,20 @@ def _card_parser(sub: Subparsers) -> None:
     card = sub.add_parser("card", help="make or show key cards")
     card_sub = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")
     new = card_sub.add_parser(
-        "new", help="a random valid card: its text and its code (the same seed, the same card)"
+        "new",
+        help="a random valid card: each side's grid (rows, columns, legend), its text and "
+        "its code (the same seed, the same card)",
     )
     new.add_argument(
         "--seed", type=_seed, help="a whole number from 0; omit for a fresh random card"
     )
     new.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     _add_game(new)
-    show = card_sub.add_parser("show", help="check a card and print both sides and its code")
+    show = card_sub.add_parser(
+        "show",
+        help="check a card and print each side's grid (rows, columns, legend), its text "
+        "and its code",
+    )
     add_card_source(show)
     show.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     _add_game(show)
@@ -238,8 +244,7 @@ def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         json.dump({"card": card.text, "code": card.code}, out)
         out.write("\n")
         return 0
-    print(card.text, file=out)
-    print(f"code {card.code}", file=out)
+    print(games.key_card_text(game, card), file=out)
     return 0
 
 

@@ -1,9 +1,10 @@
 """The games the stand plays, each behind one seam, found by name (`get("classic")`).
 
-A game gives: its cards (parse, code, generate), its rules (start, apply,
-replay: the state's own `apply`), its event text, its journal start record (the
-game's name and a rules version), its JSON summary, its menu entries, what a
-seat's keys and a touch mean, and its screens (`view`, the secrecy boundary).
+A game gives: its cards (parse, code, generate, and how `keystand card` prints
+one), its rules (start, apply, replay: the state's own `apply`), its event
+text, its journal start record (the game's name and a rules version), its JSON
+summary, its menu entries, what a seat's keys and a touch mean, and its screens
+(`view`, the secrecy boundary).
 The stand, the store, the screens and the CLI ask the game for all of these and
 know no game by name.
 
@@ -109,6 +110,18 @@ class Step(Generic[EventT]):
 
 
 @dataclass(frozen=True)
+class KeySides:
+    """A key card as `keystand card new` and `card show` print it (`key_card_text`
+    lays it out): what table order is at this game's table and how each seat sees
+    its side (`about`), each side under its heading with one mark a cell in table
+    order (`sides`), and what the marks mean (`legend`)."""
+
+    about: str
+    sides: tuple[tuple[str, str], ...]
+    legend: str
+
+
+@dataclass(frozen=True)
 class Played(Generic[EventT]):
     """A game event named directly in its own text (a script line of `keystand run`
     for a game whose words the input drivers do not know): the stand applies it
@@ -203,6 +216,10 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
         only at these steps, so the panels refresh seldom)."""
         ...
 
+    def key_sides(self, card: CardT) -> KeySides:
+        """The card's sides as `keystand card new` and `card show` print them."""
+        ...
+
     def text_board(self, state: StateT) -> str: ...
     def play_lines(self, state: StateT, events: int) -> list[str]:
         """What `keystand play` prints of the state after `events` script events
@@ -294,6 +311,41 @@ def of_record(head: dict[str, Any]) -> AnyGame:
     return game
 
 
+# A script's words for a cell, which every grid's labels follow.
+TOUCH_NOTE = "A script's touch R C names the word at row R, column C."
+WIDTH = 79  # the paragraph's wrap: a terminal's 80 columns
+
+
+def key_card_text(game: AnyGame, card: AnyCard) -> str:
+    """What `keystand card new` and `card show` print of `card`: the game's words
+    on how the grids lie, each side's grid under its heading with table
+    coordinates (row numbers down the left, shared by the grids side by side;
+    column numbers above each), the legend, then the card's text and code on
+    lines of their own (`card TEXT`, `code CODE`)."""
+    import textwrap  # only here: `keystand play` does without it
+
+    key, grid = game.key_sides(card), game.grid
+    digits = len(str(grid.cols - 1))
+    numbers = " ".join(str(c).rjust(digits) for c in range(grid.cols))
+    labels = ["column", *(f"row {r:>{len(str(grid.rows - 1))}}" for r in range(grid.rows))]
+    left = max(map(len, labels))
+    widths = [max(len(heading), len(numbers)) for heading, _ in key.sides]
+
+    def line(label: str, parts: Sequence[str]) -> str:
+        cells = "   ".join(part.ljust(width) for part, width in zip(parts, widths, strict=True))
+        return f"{label.ljust(left)}  {cells}".rstrip()
+
+    lines = textwrap.wrap(f"{key.about} {TOUCH_NOTE}", WIDTH)
+    lines += ["", line("", [heading for heading, _ in key.sides])]
+    lines.append(line(labels[0], [numbers] * len(key.sides)))
+    for r, label in enumerate(labels[1:]):
+        cells = [grid.cell(r, c) for c in range(grid.cols)]
+        grids = [" ".join(marks[i].rjust(digits) for i in cells) for _, marks in key.sides]
+        lines.append(line(label, grids))
+    lines += ["", key.legend, f"card {card.text}", f"code {card.code}"]
+    return "\n".join(lines)
+
+
 def refused(result: object) -> bool:
     """Whether what a game's `apply` returned is a refusal (any game's)."""
     return isinstance(result, BaseRejection)
@@ -352,12 +404,14 @@ __all__ = [
     "Context",
     "Game",
     "GameError",
+    "KeySides",
     "Options",
     "Played",
     "Step",
     "event_lines",
     "get",
     "input_lines",
+    "key_card_text",
     "known",
     "names",
     "of_record",

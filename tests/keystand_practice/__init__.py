@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
-from keystand.games import Context, Game, Options, Played, Step, event_lines, input_lines
+from keystand.games import (
+    Context,
+    Game,
+    KeySides,
+    Options,
+    Played,
+    Step,
+    event_lines,
+    input_lines,
+)
 from keystand.rules import Grid, Seat
 
 from . import rules
@@ -126,6 +135,14 @@ class PracticeGame:
 
     def timer_step(self, seconds: int) -> int:
         return seconds
+
+    def key_sides(self, card: PracticeCard) -> KeySides:
+        return KeySides(
+            about="Practice key card: the one key both seats see, in table order as seat A "
+            "sees the table (row 0 farthest from seat A, column 0 seat A's leftmost).",
+            sides=(("the key", "".join(k.value for k in card.keys)),),
+            legend="G agent, X assassin, . bystander",
+        )
 
     def text_board(self, state: Practice) -> str:
         rows = []

@@ -23,7 +23,7 @@ from keystand.drivers.inputs import InputEvent
 from ...rules import Grid, Seat
 from ...rules import classic as rules
 from ...rules.card import GRID
-from ...rules.classic_card import ClassicCard
+from ...rules.classic_card import OTHER_AGENTS, STARTING_AGENTS, ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
     Clue,
@@ -35,7 +35,7 @@ from ...rules.classic_events import (
     Undo,
     parse_event,
 )
-from .. import Context, Game, Options, Played, Step, event_lines, input_lines
+from .. import Context, Game, KeySides, Options, Played, Step, event_lines, input_lines
 from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
@@ -200,6 +200,17 @@ class ClassicGame:
         if "agents_left" in d:
             lines.append(_field_text("agents_left", d["agents_left"]))
         return lines
+
+    def key_sides(self, card: ClassicCard) -> KeySides:
+        starting = card.starting
+        return KeySides(
+            about="Classic key card: the spymasters' key in table order, as the spymasters "
+            "see the grid (row 0 farthest from them, column 0 their leftmost). The "
+            "operatives sit across the table.",
+            sides=(("the spymasters' key", "".join(k.value for k in card.keys)),),
+            legend=f"R red agent, U blue agent, . bystander, X assassin; {starting.value} "
+            f"starts ({STARTING_AGENTS} agents, {starting.other.value} {OTHER_AGENTS})",
+        )
 
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""
