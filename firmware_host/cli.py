@@ -69,6 +69,9 @@ MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor"
 COMMANDS = ("card", "play", *MODULES, "state", "history")
 
 
+DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
+
+
 class _Version(argparse.Action):
     """`keystand --version`: the installed distribution's version (pyproject.toml's,
     as pip recorded it), looked up only when asked: importlib.metadata would add
@@ -92,9 +95,6 @@ class _Version(argparse.Action):
             parser.error(f"--version: no {DISTRIBUTION} distribution installed (pip install .)")
         print(f"{parser.prog} {found}", file=sys.stdout)  # as argparse's --help prints
         parser.exit()
-
-
-DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
 
 
 def _module(command: str) -> types.ModuleType:

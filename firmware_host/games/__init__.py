@@ -313,7 +313,7 @@ def of_record(head: dict[str, Any]) -> AnyGame:
 
 # A script's words for a cell, which every grid's labels follow.
 TOUCH_NOTE = "A script's touch R C names the word at row R, column C."
-WIDTH = 79  # the paragraph's wrap: a terminal's 80 columns
+ABOUT_WIDTH = 79  # the words above the grids wrap within a terminal's 80 columns
 
 
 def key_card_text(game: AnyGame, card: AnyCard) -> str:
@@ -335,7 +335,7 @@ def key_card_text(game: AnyGame, card: AnyCard) -> str:
         cells = "   ".join(part.ljust(width) for part, width in zip(parts, widths, strict=True))
         return f"{label.ljust(left)}  {cells}".rstrip()
 
-    lines = textwrap.wrap(f"{key.about} {TOUCH_NOTE}", WIDTH)
+    lines = textwrap.wrap(f"{key.about} {TOUCH_NOTE}", ABOUT_WIDTH)
     lines += ["", line("", [heading for heading, _ in key.sides])]
     lines.append(line(labels[0], [numbers] * len(key.sides)))
     for r, label in enumerate(labels[1:]):
