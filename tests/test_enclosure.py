@@ -1,9 +1,10 @@
 """The stands' bodies (hardware/enclosure/): every printed part is a closed,
 consistently oriented solid that fits a 220 x 220 x 250 mm bed; the panels and
 what hangs on them fit their pockets; each seat sees its whole active area and
-none of the other seat's; keys and connectors meet openings; walls are at least
-1.6 mm; a module slides down its channel from the open top; and a table entry
-changed so that a panel no longer fits fails.
+none of the other seat's; keys and connectors meet openings; a touch build's
+keys sit under the centres of their labels' bands on the screen; walls are at
+least 1.6 mm; a module slides down its channel from the open top; and a table
+entry changed so that a panel no longer fits fails.
 
 Each build is rendered once for the module (about 1-2 s a render with Debian's
 openscad 2021.01); the checks then work on the meshes (trimesh) and on the
@@ -13,6 +14,7 @@ facts the model echoes, with rays cast in numpy.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import shutil
 import sys
 from pathlib import Path
@@ -283,3 +285,112 @@ def test_each_module_slides_down_its_channel_from_the_open_top(tmp_path, build):
     (tmp_path / f"{build}.scad").write_text(source.replace('["lid", true]', '["lid", false]'))
     closed = render.render(tmp_path / f"{build}.scad", tmp_path / "closed.stl", "way_in")
     assert closed.ok and not closed.empty, f"{build}: a closed top should stop the module"
+
+
+# ---- the keys under their labels ----------------------------------------------
+
+# The touch builds' keys, left to right as a seat sees them (hardware/README.md,
+# the profiles' [input.keys]); the screen draws their labels in four equal bands
+# along its bottom edge, in this order.
+KEY_ORDER = ("clue", "pass", "undo", "menu")
+KEY_BODY = 12.0  # a 12 mm tactile key's body, square (hardware/README.md's parts list)
+KEY_TOLERANCE = 1.0  # mm along the face between a key's centre and its label's
+
+
+def keys_under_the_screen(facts: list[list], seat: int) -> tuple[float, list[float], list[float]]:
+    """A seat's screen and keys as the seat sees them, from the model's echoed
+    facts: the active area's width, each key's distance from the active area's
+    lower-left corner along its bottom edge (left to right, sorted), and each
+    key's height above that edge (up the face; negative is below the screen)."""
+    (corners,) = [f[2] for f in facts if f[0] == "active" and f[1] == seat]
+    c = np.asarray(corners, float)
+    across = c[1] - c[0]  # lower-left to lower-right, as the seat sees them
+    width = float(np.linalg.norm(across))
+    across /= width
+    up = c[3] - c[0]  # lower-left to upper-left
+    up /= np.linalg.norm(up)
+    keys = [np.asarray(f[2], float) - c[0] for f in facts if f[0] == "key" and f[1] == seat]
+    return width, sorted(float(k @ across) for k in keys), [float(k @ up) for k in keys]
+
+
+def keys_off_their_labels(facts: list[list]) -> list[str]:
+    """What is wrong with where each seat's four keys sit: each must be under the
+    screen, its centre within KEY_TOLERANCE (along the face) of the centre of
+    its quarter of the active area's width, counted left to right as that seat
+    sees its screen; neighbours' 12 mm bodies must not touch. Empty when right."""
+    wrong = []
+    for seat in (0, 1):
+        width, along, heights = keys_under_the_screen(facts, seat)
+        if len(along) != len(KEY_ORDER):
+            wrong.append(f"seat {seat}: {len(along)} keys, not {len(KEY_ORDER)}")
+            continue
+        for k, (name, x) in enumerate(zip(KEY_ORDER, along, strict=True)):
+            centre = width * (k + 0.5) / 4
+            if abs(x - centre) > KEY_TOLERANCE:
+                wrong.append(
+                    f"seat {seat}: key {k} ({name}) at {x:.2f} mm along the screen, "
+                    f"its label's centre at {centre:.2f} ({x - centre:+.2f})"
+                )
+        for left, right in itertools.pairwise(along):
+            if right - left <= KEY_BODY:
+                wrong.append(f"seat {seat}: keys at {left:.2f} and {right:.2f} mm touch")
+        if max(heights) >= 0:
+            wrong.append(f"seat {seat}: a key {max(heights):.2f} mm above the screen's bottom edge")
+    return wrong
+
+
+TOUCH = [b for b in render.BUILDS if '["buttons", true]' in (ENCLOSURE / f"{b}.scad").read_text()]
+
+
+def test_the_touch_builds_are_the_ones_with_keys_in_the_face():
+    assert TOUCH == ["touch-mpr121", "touch-serial"]
+
+
+@pytest.mark.parametrize("build", TOUCH)
+def test_each_key_sits_under_the_centre_of_its_label(builds, build):
+    facts = builds[build].facts
+    for seat in (0, 1):
+        width, along, _ = keys_under_the_screen(facts, seat)
+        assert width > 0 and len(along) == 4, f"{build}: seat {seat}"
+    wrong = keys_off_their_labels(facts)
+    assert not wrong, f"{build}:\n" + "\n".join(wrong)
+
+
+# body.scad's keys before they followed the labels: the same row for every
+# panel, centred on the board.
+OLD_BUTTON_S = "function button_s(b) = [-30, -10, 10, 30];"
+
+
+@pytest.mark.parametrize("build", TOUCH)
+def test_keys_placed_by_the_old_fixed_row_are_off_their_labels(tmp_path, build):
+    """The check above fails on the keys' old fixed row: the 2.9" screen's outer
+    keys were 8.0 and 1.9 mm off their labels, the 4.2"'s 1.8 mm."""
+    for name in ("body.scad", "panels.scad", f"{build}.scad"):
+        shutil.copy(ENCLOSURE / name, tmp_path / name)
+    source = (tmp_path / "body.scad").read_text()
+    start = source.index("function button_s(b)")
+    end = source.index(";", source.index("[for (k = [0:3])", start)) + 1
+    (tmp_path / "body.scad").write_text(source[:start] + OLD_BUTTON_S + source[end:])
+    # Every part echoes the facts; the lid is the quickest to render.
+    done = render.render(tmp_path / f"{build}.scad", tmp_path / "lid.stl", "lid")
+    assert done.ok, done.log
+    wrong = keys_off_their_labels(done.facts)
+    assert any("label's centre" in w for w in wrong), f"{build}: the old row passed"
+    # The copy with its own row passes: the copying is not what fails.
+    shutil.copy(ENCLOSURE / "body.scad", tmp_path / "body.scad")
+    done = render.render(tmp_path / f"{build}.scad", tmp_path / "lid.stl", "lid")
+    assert done.ok and not keys_off_their_labels(done.facts)
+
+
+def test_a_panel_too_narrow_for_four_keys_under_it_is_refused(tmp_path):
+    """A panel whose active area's quarters are closer than two keys can stand
+    stops the render with the numbers (no overlapping keys are drawn)."""
+    for name in ("body.scad", "panels.scad", "touch-serial.scad"):
+        shutil.copy(ENCLOSURE / name, tmp_path / name)
+    table = (tmp_path / "panels.scad").read_text()
+    old = '["active", [66.89, 29.05]]'
+    assert table.count(old) == 1
+    (tmp_path / "panels.scad").write_text(table.replace(old, '["active", [50.0, 29.05]]'))
+    done = render.render(tmp_path / "touch-serial.scad", tmp_path / "lid.stl", "lid")
+    assert not done.ok
+    assert "the active area is 50 mm wide" in done.log and "12.5 mm apart" in done.log, done.log

@@ -151,7 +151,8 @@ module panel_contents(b, seat) {
     if (bget(b, "buttons")) for (s = button_s(b)) in_face(b, seat) {
         // A 12 mm tactile key glued behind its hole: body 12 x 12 x 4 mm, and its
         // 7 mm cap through the wall to 0.5 mm short of the face.
-        box([s - 6, button_t(b) - 6, -WALL - CLEAR - 4], [s + 6, button_t(b) + 6, -WALL - CLEAR]);
+        h = BUTTON_SIDE / 2;
+        box([s - h, button_t(b) - h, -WALL - CLEAR - 4], [s + h, button_t(b) + h, -WALL - CLEAR]);
         translate([s, button_t(b), -WALL - CLEAR]) cylinder(d = 7, h = WALL + CLEAR - 0.5, $fn = 24);
     }
 }
@@ -172,8 +173,28 @@ module pi_stack(b) {
     box([7, -25, z0], [15.5, 0, z0 + 3.5]);
 }
 
+// A touch build's four keys, in a row under the window: left to right as the
+// seat sees them clue, pass, undo, menu (the profile's [input.keys] wires them;
+// hardware/README.md says which hole takes which). The screen draws a strip
+// along its bottom edge cut into four equal bands, one per key, each key's
+// label centred on its band: so key k sits under the centre of the k-th
+// quarter of the active area's width, where the window shows it (s = 0 is the
+// board's middle; the active area need not be centred on the board: the 2.9"
+// one sits 3.05 mm off, towards the end away from its flex).
+BUTTON_SIDE = 12;  // a 12 mm tactile key's body, square
+// The least room kept between two keys' bodies: a choice, not a measurement
+// (no datasheet gives one), for the keys' legs, their tolerance and the glue.
+BUTTON_GAP = 1.0;
+// The active area along the face: [s of its left edge as the seat sees it, its width].
+function active_s(b) = let(p = bget(b, "panel"))
+    [pget(p, "glass_at")[0] + pget(p, "active_at")[0] - ow(b) / 2, pget(p, "active")[0]];
 function button_t(b) = bget(b, "t0") / 2 - 1;
-function button_s(b) = [-30, -10, 10, 30];
+function button_s(b) = let(a = active_s(b), pitch = a[1] / 4)
+    assert(pitch >= BUTTON_SIDE + BUTTON_GAP,
+        str("keys: the active area is ", a[1], " mm wide, so its quarters' centres are ", pitch,
+            " mm apart, less than ", BUTTON_SIDE + BUTTON_GAP, " mm (", BUTTON_SIDE, " mm key bodies with ",
+            BUTTON_GAP, " mm between them): the keys cannot each sit under their label"))
+    [for (k = [0:3]) a[0] + (k + 0.5) * pitch];
 
 module contents(b) {
     panel_contents(b, 0);
