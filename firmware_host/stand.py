@@ -544,19 +544,10 @@ class Stand:
                 self.ended_at, self.hold_resumed = None, False
         if refused:
             # A refusal shows for a few seconds, then the last accepted outcome is
-            # back. The same finger bouncing on the word it just found is not
-            # shown at all: "Agent found" must not turn into "Already covered".
-            last = game.last_outcome(self.state)
-            word = getattr(event, "cell", None)  # a touch names its word, in every game
-            bounce = (
-                result.reason.value == "covered"
-                and word is not None
-                and last is not None
-                and getattr(last, "cell", None) == word
-                and self.state.last is last
-            )
-            self.refusal_shown = not bounce
-            self.refused_at = now if not bounce else None
+            # back; a touch of the clue giver's hand is not shown at all.
+            hand = self._giver_hand(event, result)
+            self.refusal_shown = not hand
+            self.refused_at = now if not hand else None
         else:
             self.refusal_shown, self.refused_at = True, None
         self.state = state
@@ -564,6 +555,20 @@ class Stand:
             self.hints.clear()
         self.undo_request = None if not refused else self.undo_request
         return result
+
+    def _giver_hand(self, event: Any, refusal: Any) -> bool:
+        """Whether a refused touch is the clue giver's hand on the table: covering a
+        word this turn found with its card (the rulebook has the giver cover it;
+        "Agent found" must not turn into "Already covered"), or marking the word
+        it missed with a timer token. A second touch in a row on that word, not
+        covered, shows its refusal: it may be a guess, and the screens say how."""
+        word = getattr(event, "cell", None)  # a touch names its word, in every game
+        assert self.state is not None
+        if word is None or word not in self.game.turn_marks(self.state):
+            return False
+        before = self.state.last  # what came just before this touch
+        again = games.refused(before) and getattr(before.event, "cell", None) == word
+        return refusal.reason.value == "covered" or not again
 
     # ----- calibration ------------------------------------------------------------------
 
