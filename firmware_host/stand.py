@@ -277,13 +277,27 @@ class Stand:
     @entry
     def panel_health(self, seat: Seat, fault: str | None) -> None:
         """A seat's panel failed (`fault` says how) or shows frames again (None):
-        the other seat's screen says so until it is back."""
+        the other seat's screen says so until it is back. Meanwhile the game holds
+        before that seat would need its side (`held`); once it is back, play goes
+        on from where it was, nothing to press."""
         faults = dict(self.panel_faults)
         if fault is None:
             faults.pop(seat, None)
         else:
             faults[seat] = fault
+            req = self.undo_request
+            if req is not None and req.seat is not seat:
+                self.undo_request = None  # the seat cannot see it is asked to confirm
         self.panel_faults = faults
+
+    def held(self, event: Any) -> Seat | None:
+        """The seat whose failed panel holds `event` (a rules event of the game in
+        play): its clue, said by its key or by the guess that follows it, needs the
+        side that panel cannot show now. None: the event may go on."""
+        if self.state is None or not self.panel_faults:
+            return None
+        giver = self.game.clue_by(self.state, event)
+        return giver if giver in self.panel_faults else None
 
     @entry
     def input_health(self, source: str, lost: bool, now: float | None = None) -> None:
@@ -512,6 +526,10 @@ class Stand:
             if req is not None and req.seat is not seat:
                 self.undo_request = None
                 self._game(self.game.act_event(self.state, "undo", None), now)
+            elif seat.partner in self.panel_faults:
+                # The partner must confirm on its screen, which fails: no request
+                # it cannot see (the working screen says which panel to check).
+                log.info("undo %s: held, panel %s fails", seat.value, seat.partner.value)
             else:
                 self.undo_request = UndoRequest(seat, now)
 
@@ -524,6 +542,12 @@ class Stand:
             return None  # both sides were shown: the game cannot be taken back
         game = self.game
         was_playing = game.playing(self.state)
+        holder = self.held(event)
+        if holder is not None:
+            # Not taken: the game holds until that panel shows frames again (the
+            # other screen says which and what to check), and then goes on.
+            log.info("%s: held, panel %s fails", event, holder.value)
+            return None
         state, result = self.state.apply(event)
         refused = games.refused(result)
         if not refused:
