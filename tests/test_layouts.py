@@ -803,6 +803,9 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
     # The word that ended the game is framed and missed: both visible, on every panel.
     "missed-B": ("missed", "1-0", Seat.B),
     "missed-A": ("missed", "1-0", Seat.A),
+    # The turn that ended by itself: nothing left for A to find (issue 31, item 3).
+    "ended-A": ("ended", "9-9", Seat.A),
+    "waiting-B": ("waiting", "9-9", Seat.B),  # A gives the next clue
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
 MENU_LINES = (  # Duet's entries, in its order (games/duet: menu_items)
@@ -834,7 +837,13 @@ UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # A game's end while the key is still held back (both seats may undo).
 HELD = {"lost-held-B": "lost-B"}
 # A screen while the partner's panel fails (it cannot say so; this one does).
-PANEL_FAILED = {"won-A-panel-failed": "won-A", "lost-held-B-panel-failed": "lost-held-B"}
+# While guessing the game goes on; with the failed seat's clue next it holds (issue 31, item 7).
+PANEL_FAILED = {
+    "won-A-panel-failed": "won-A",
+    "lost-held-B-panel-failed": "lost-held-B",
+    "guessing-A-panel-failed": "guessing-A",
+    "held-B-panel-failed": "waiting-B",
+}
 # (screen, language, portrait): the main screens in English, two in German and
 # Russian, one with the panel mounted on end.
 GOLDENS = [
@@ -845,6 +854,8 @@ GOLDENS = [
     ("menu", "ru", False),
     *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
     ("guessing-A", "en", True),
+    *(("held-B-panel-failed", lang, False) for lang in ("de", "ru")),
+    ("held-B-panel-failed", "en", True),
 ]
 
 
