@@ -171,9 +171,8 @@ WORK = {
     ),
     "card new": (
         "from keystand import games\n"
-        "card = games.get('duet').generate(7)\n"
-        "print(card.text)\n"
-        "print('code', card.code)\n"
+        "game = games.get('duet')\n"
+        "print(games.key_card_text(game, game.generate(7)))\n"
     ),
     "play": (
         "import json\n"

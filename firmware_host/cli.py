@@ -69,6 +69,34 @@ MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor"
 COMMANDS = ("card", "play", *MODULES, "state", "history")
 
 
+DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
+
+
+class _Version(argparse.Action):
+    """`keystand --version`: the installed distribution's version (pyproject.toml's,
+    as pip recorded it), looked up only when asked: importlib.metadata would add
+    its import to every command's start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version(DISTRIBUTION)
+        except PackageNotFoundError:
+            parser.error(f"--version: no {DISTRIBUTION} distribution installed (pip install .)")
+        print(f"{parser.prog} {found}", file=sys.stdout)  # as argparse's --help prints
+        parser.exit()
+
+
 def _module(command: str) -> types.ModuleType:
     return importlib.import_module(f".{MODULES[command]}", __package__)
 
@@ -81,6 +109,7 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
         description="keystand: a referee and per-seat key-card screens for Codenames Duet "
         "(and classic Codenames).",
     )
+    p.add_argument("--version", action=_Version, help="print keystand's version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         if command in (None, name):
@@ -95,14 +124,20 @@ def _card_parser(sub: Subparsers) -> None:
     card = sub.add_parser("card", help="make or show key cards")
     card_sub = card.add_subparsers(dest="card_command", required=True, metavar="ACTION")
     new = card_sub.add_parser(
-        "new", help="a random valid card: its text and its code (the same seed, the same card)"
+        "new",
+        help="a random valid card: each side's grid (rows, columns, legend), its text and "
+        "its code (the same seed, the same card)",
     )
     new.add_argument(
         "--seed", type=_seed, help="a whole number from 0; omit for a fresh random card"
     )
     new.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     _add_game(new)
-    show = card_sub.add_parser("show", help="check a card and print both sides and its code")
+    show = card_sub.add_parser(
+        "show",
+        help="check a card and print each side's grid (rows, columns, legend), its text "
+        "and its code",
+    )
     add_card_source(show)
     show.add_argument("--json", action="store_true", help="print {card, code} as JSON")
     _add_game(show)
@@ -114,7 +149,8 @@ def _play_parser(sub: Subparsers) -> None:
         help="run a script of events through the referee and print the state",
         description="Run a script (one event a line, # comments; Duet's: touch R C, clue A|B, "
         "pass A|B, undo, penalty; each game its own) through the game's referee and print "
-        "the state after it.",
+        "the state after it. The referee alone has no keys and no clock: press and wait "
+        "lines are keystand run's, and refused here by line.",
     )
     add_card_source(play)
     play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")
@@ -208,8 +244,7 @@ def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         json.dump({"card": card.text, "code": card.code}, out)
         out.write("\n")
         return 0
-    print(card.text, file=out)
-    print(f"code {card.code}", file=out)
+    print(games.key_card_text(game, card), file=out)
     return 0
 
 

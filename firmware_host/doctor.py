@@ -179,8 +179,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--profile",
-        help="a profile's name or a file's path "
-        f"(default: the settings file's, else {DEFAULT_PROFILE})",
+        help=f"an installed profile ({', '.join(sorted(profiles.shipped()))}) or a profile "
+        f"file's path (default: the settings file's, else {DEFAULT_PROFILE})",
     )
     p.add_argument(
         "--config",

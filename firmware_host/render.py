@@ -50,7 +50,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "as the seat reads it. --geometry prints each table cell's box in the PNG as JSON.",
     )
     add_card_source(p)
-    p.add_argument("--script", metavar="FILE", help="script file, - for stdin (default: none)")
+    p.add_argument(
+        "--script",
+        metavar="FILE",
+        help="the game's events before the screen, as keystand play takes them (no press or "
+        "wait lines); - for stdin (default: none)",
+    )
     p.add_argument(
         "--seat",
         required=True,

@@ -50,6 +50,8 @@ STOP_TIMEOUT = 30.0  # seconds for the last frames and the neutral picture
 
 
 def add_parser(sub: Any) -> None:
+    from . import profile as profiles  # the run reads its profile anyway
+
     p = sub.add_parser(
         "run",
         help="run the stand service (simulated drivers off a Pi)",
@@ -58,8 +60,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--profile",
-        help="a profile installed with keystand (desktop) or a profile file's path "
-        "(default: the settings file's, else desktop)",
+        help=f"an installed profile ({', '.join(sorted(profiles.shipped()))}) or a profile "
+        "file's path (default: the settings file's, else desktop)",
     )
     p.add_argument(
         "--config",

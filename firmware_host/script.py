@@ -2,17 +2,19 @@
 
 `touch R C` (table coordinates), `clue A|B`, `pass A|B`, `undo`, `penalty`:
 the same lines the drivers' script input reads (`keystand.drivers.inputs`),
-turned into rules events here. `wait MS` lines are passed over (the rules have
-no clock); `press` lines need the stand's keys, so only `keystand run` takes them.
+turned into rules events here. `press SEAT KEY` and `wait MS` lines are the
+stand's own (its keys, its inputs' pace): only `keystand run` takes them, so
+`keystand play` and `render`, the referee alone, refuse them by line
+(`stand_only`), in every game's script.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from keystand.drivers.inputs import Act, Press, Touch
-from keystand.drivers.inputs import parse_script as parse_input_script
-from keystand.drivers.inputs.script import ScriptLineError
+from keystand.drivers.inputs import Act, Touch, parse_line
+from keystand.drivers.inputs.events import excerpt
+from keystand.drivers.inputs.script import ScriptLineError, script_lines
 
 from . import rules
 from .rules import Event, KeystandError, Seat
@@ -47,26 +49,57 @@ def to_rules(event: Act | Touch) -> Event:
     return rules.Undo() if event.verb == "undo" else rules.Penalty()
 
 
-# What `keystand play` (and `render --script`) take: a wait is passed over, a press refused.
-VERBS = ("touch", "clue", "pass", "undo", "penalty", "wait")
+# What `keystand play` (and `render --script`) take: the referee's events.
+VERBS = ("touch", "clue", "pass", "undo", "penalty")
+
+# The lines only `keystand run` plays, and why. The referee alone refuses them
+# rather than pass them over: what a key press means is the stand's (its menu,
+# its cursor) and a wait lets the stand's turn timer run out (classic), so a
+# state printed without them need not be the stand's.
+STAND_ONLY = {
+    "press": "they need the stand's keys",
+    "wait": "the referee alone has no clock",
+}
+
+
+def stand_only(body: str, *, line: int, source: str) -> None:
+    """ScriptError naming the line when `body` (a line of a script for `keystand
+    play` or `render`, comment stripped) is one only `keystand run` takes."""
+    verb = body.split(maxsplit=1)[0].lower()
+    if verb in STAND_ONLY:
+        raise ScriptError(
+            f"{excerpt(body)}: {verb} lines are for keystand run --script only "
+            f"({STAND_ONLY[verb]})",
+            line=line,
+            source=source,
+        )
+
+
+def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of script text that is not blank or a
+    comment, by the one rule every reader of script text follows."""
+    try:
+        lines = script_lines(data, source=source)
+    except ScriptLineError as e:
+        raise ScriptError(e.detail, line=e.line, source=source) from None
+    out = []
+    for number, raw in enumerate(lines, start=1):
+        body = raw.split("#", 1)[0].strip()
+        if body:
+            out.append((number, body))
+    return out
 
 
 def parse_script(data: bytes | str, *, source: str = "script") -> list[Step]:
     """Every game event of the script (bytes as read, or text); the first malformed
-    line raises ScriptError."""
-    try:
-        lines = parse_input_script(data, source=source, takes=VERBS)
-    except ScriptLineError as e:
-        raise ScriptError(e.detail, line=e.line, source=source) from None
+    line, or one only `keystand run` takes, raises ScriptError."""
     steps = []
-    for number, item in lines:
-        if isinstance(item, float):
-            continue
-        if isinstance(item, Press):
-            raise ScriptError(
-                f"{item}: press lines need the stand's keys (keystand run --script)",
-                line=number,
-                source=source,
-            )
+    for number, body in script_bodies(data, source=source):
+        stand_only(body, line=number, source=source)
+        try:
+            item = parse_line(body, takes=VERBS)
+        except ValueError as e:
+            raise ScriptError(str(e), line=number, source=source) from None
+        assert isinstance(item, Act | Touch)  # press and wait are refused above
         steps.append(Step(number, to_rules(item)))
     return steps

@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import card_text
 import pytest
 from notes_table import NOTES_PAIRS
 
@@ -59,12 +60,15 @@ REF_A, REF_B = make_sides(11)
 
 
 def parse_output(out: str) -> tuple[str, str]:
-    """The text and code `card new` / `card show` print: the card, then `code X`."""
-    lines = out.splitlines()
-    assert len(lines) == 2, out
-    match = CODE_LINE_RE.match(lines[1])
-    assert match, lines[1]
-    return lines[0], match.group(1)
+    """The text and code `card new` / `card show` print on their lines of their
+    own, `card TEXT` and `code CODE`, below the grids; the grids say the same."""
+    printed = card_text.read(out)
+    match = CODE_LINE_RE.match(f"code {printed.code}")
+    assert match, printed.code
+    a, b = sides(printed.text)
+    assert card_text.in_table_order(printed.grids["seat A's side"], 5) == a
+    assert card_text.in_table_order(printed.grids["seat B's side"], 5) == b
+    return printed.text, match.group(1)
 
 
 def assert_one_line_error(status: int, out: str, err: str) -> str:
@@ -313,3 +317,84 @@ def test_a_card_file_with_a_byte_order_mark_reads(tmp_path) -> None:
     code, out, err = run("card", "show", "--card-file", str(path))
     assert (code, err) == (0, "")
     assert f"code {card.code}" in out
+
+
+# --- what the text says: each seat's side, labelled in table coordinates ---------------------
+
+# `keystand card new --seed 7` as README "The command line" shows it, to the byte.
+SEED_7 = """\
+Duet key card: both sides in table order, as seat A sees the table (row 0
+farthest from seat A, column 0 seat A's leftmost). Seat B sits across the
+table: its screen shows its side turned a half turn (row 4 at the top, column 4
+at the left). A script's touch R C names the word at row R, column C.
+
+        seat A's side   seat B's side
+column  0 1 2 3 4       0 1 2 3 4
+row 0   . . . G X       . . G . X
+row 1   . . . X .       . . X . G
+row 2   G . X . G       . . G G X
+row 3   G . G G .       . G G . G
+row 4   . G G G .       . G G . .
+
+G agent, X assassin, . bystander
+card ...GX ...X. G.X.G G.GG. .GGG. / ..G.X ..X.G ..GGX .GG.G .GG..
+code YAKM-S9ED-D1RD
+"""
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_card_new_prints_each_seats_side_labelled_as_readme_shows() -> None:
+    assert run("card", "new", "--seed", "7") == (0, SEED_7, "")
+    assert run("card", "show", "--card-code", "yakm s9ed d1rd") == (0, SEED_7, "")
+    assert f"```text\n$ .venv/bin/keystand card new --seed 7\n{SEED_7}```\n" in README.read_text()
+
+
+def test_the_json_is_the_contract_as_before() -> None:
+    """`--json` stays byte for byte what it was: {card, code}, the card text as
+    before the grids were labelled."""
+    expected = (
+        '{"card": "...GX ...X. G.X.G G.GG. .GGG. / ..G.X ..X.G ..GGX .GG.G .GG..", '
+        '"code": "YAKM-S9ED-D1RD"}\n'
+    )
+    assert run("card", "new", "--seed", "7", "--json") == (0, expected, "")
+    assert run("card", "show", "--card-code", "YAKM-S9ED-D1RD", "--json") == (0, expected, "")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_labels_are_where_touch_r_c_lands(seed: int, tmp_path: Path) -> None:
+    """Each seat's assassins, read off its printed grid by the labels, are where
+    `keystand play`'s `touch R C` meets them when that seat gives the clue."""
+    printed = card_text.read(run("card", "new", "--seed", str(seed))[1])
+    assert list(printed.grids) == ["seat A's side", "seat B's side"]
+    for seat in "AB":
+        grid = printed.grids[f"seat {seat}'s side"]
+        assert sorted(grid) == [(r, c) for r in range(5) for c in range(5)]
+        assassins = [rc for rc, mark in grid.items() if mark == "X"]
+        assert len(assassins) == 3
+        for row, col in assassins:
+            script = tmp_path / "game.txt"
+            script.write_text(f"clue {seat}\ntouch {row} {col}\n")
+            out = io.StringIO()
+            argv = ["play", "--card-code", printed.code, "--script", str(script), "--json"]
+            assert main(argv, out=out, err=io.StringIO()) == 0
+            assert json.loads(out.getvalue())["reason"] == "assassin", (seat, row, col)
+
+
+def test_the_legend_names_every_mark_and_the_words_say_how_b_sees_its_side(
+    tmp_path: Path,
+) -> None:
+    printed = card_text.read(run("card", "new", "--seed", "3")[1])
+    marks = {m for grid in printed.grids.values() for m in grid.values()}
+    assert marks == {"G", "X", "."}
+    names = dict(part.split(" ", 1) for part in printed.legend.split(", "))
+    assert names == {"G": "agent", "X": "assassin", ".": "bystander"}
+    # What the words say of seat B's screen is what `render` draws: row 4 at the
+    # top, column 4 at the left (the half turn), and seat A's upright.
+    assert "(row 4 at the top, column 4 at the left)" in printed.about
+    for seat, top_left in (("A", 0), ("B", 24)):
+        out = io.StringIO()
+        argv = ["render", "--card-code", printed.code, "--seat", seat, "--panel", "epd2in9_V2"]
+        argv += ["--out", str(tmp_path / f"{seat}.png"), "--geometry"]
+        assert main(argv, out=out, err=io.StringIO()) == 0
+        boxes = {int(i): box for i, box in json.loads(out.getvalue()).items()}
+        assert min(boxes, key=lambda i: (boxes[i][1], boxes[i][0])) == top_left

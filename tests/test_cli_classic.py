@@ -12,13 +12,16 @@ Card 9CY-EPF-ZXQ, as the spymasters see it (blue starts, 9 blue agents):
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
+import card_text
 import pytest
 from command import keystand
 from PIL import Image
 
+from keystand.cli import main
 from keystand.rules.classic_card import ClassicCard
 
 CODE = "9CY-EPF-ZXQ"
@@ -142,9 +145,60 @@ def test_card_new_for_classic() -> None:
     again = keystand("card", "new", "--game", "classic", "--seed", "7", "--json")
     assert json.loads(again.stdout) == data  # the same seed, the same card
     shown = keystand("card", "show", "--game", "classic", "--card-code", data["code"])
-    assert shown.stdout.splitlines() == [card.text, f"code {card.code}"]
+    assert shown.stdout.splitlines()[-2:] == [f"card {card.text}", f"code {card.code}"]
     duet = keystand("card", "new", "--seed", "7", "--json")  # the default is still Duet
     assert "/" in json.loads(duet.stdout)["card"]
+
+
+# `keystand card show --game classic --card-code 9CY-EPF-ZXQ`, to the byte.
+SHOWN = """\
+Classic key card: the spymasters' key in table order, as the spymasters see the
+grid (row 0 farthest from them, column 0 their leftmost). The operatives sit
+across the table. A script's touch R C names the word at row R, column C.
+
+        the spymasters' key
+column  0 1 2 3 4
+row 0   U U . U U
+row 1   R R U X R
+row 2   . . R . R
+row 3   . U R U .
+row 4   . U U R R
+
+R red agent, U blue agent, . bystander, X assassin; blue starts (9 agents, red 8)
+card UU.UU RRUXR ..R.R .URU. .UURR
+code 9CY-EPF-ZXQ
+"""
+
+
+def test_card_show_prints_the_spymasters_key_labelled() -> None:
+    shown = keystand("card", "show", "--game", "classic", "--card-code", CODE)
+    assert (shown.returncode, shown.stdout, shown.stderr) == (0, SHOWN, "")
+    printed = card_text.read(shown.stdout)
+    assert list(printed.grids) == ["the spymasters' key"]
+    grid = printed.grids["the spymasters' key"]
+    assert card_text.in_table_order(grid, 5) == "".join(k.value for k in CARD.keys)
+    # The labels are touch R C's: where the grid says X, a touch meets the assassin.
+    [(row, col)] = [rc for rc, mark in grid.items() if mark == "X"]
+    assert play(f"clue blue 2\ntouch {row} {col}\n")["reason"] == "assassin"
+    marks, starts = printed.legend.split("; ")
+    names = dict(part.split(" ", 1) for part in marks.split(", "))
+    assert names == {"R": "red agent", "U": "blue agent", ".": "bystander", "X": "assassin"}
+    assert starts == "blue starts (9 agents, red 8)"
+
+
+def test_card_new_names_the_team_that_starts() -> None:
+    said = set()
+    for seed in range(12):
+        out = io.StringIO()
+        assert main(["card", "new", "--game", "classic", "--seed", str(seed)], out=out) == 0
+        printed = card_text.read(out.getvalue())
+        card = ClassicCard.from_code(printed.code)
+        other = card.starting.other.value
+        assert (
+            printed.legend.split("; ")[1] == f"{card.starting.value} starts (9 agents, {other} 8)"
+        )
+        said.add(card.starting.value)
+    assert said == {"red", "blue"}  # both legends seen
 
 
 @pytest.mark.parametrize("seat", ["spymasters", "operatives", "A", "b"])

@@ -201,8 +201,8 @@ def test_script_from_stdin() -> None:
         ("clue C", "expected A or B"),
         ("pass", "pass A|B"),
         ("guess 1 1", "unknown event 'guess'"),
-        # play takes no press line: the list is what it takes (a wait is passed over)
-        ("bogus", "unknown event 'bogus' (expected touch, clue, pass, undo, penalty, wait)"),
+        # the list is what play takes: no press or wait line (tests/test_cli_stand_lines.py)
+        ("bogus", "unknown event 'bogus' (expected touch, clue, pass, undo, penalty)"),
         ("undo now", "expected 'undo'"),
     ],
 )

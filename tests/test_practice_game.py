@@ -16,6 +16,7 @@ import urllib.request
 from io import StringIO
 from pathlib import Path
 
+import card_text
 import practice_plugin
 import pytest
 from keystand_practice import GAME
@@ -251,3 +252,23 @@ def test_the_menu_names_an_installed_game_by_its_own_name(practice: Path, tmp_pa
     assert line.value_key is None and line.value_text == "practice"
     image = screens.render(stand, Seat.A, SimPanel("epd2in7_V2", rotation=90, speed=0))
     assert image.size == (264, 176)
+
+
+def test_card_show_prints_its_grid_of_four_rows_labelled(practice: Path, tmp_path: Path) -> None:
+    """`keystand card show` lays out any game's key at its own shape, its labels the
+    table coordinates `touch R C` takes."""
+    out = StringIO()
+    assert cli.main(["card", "show", "--game", "practice", "--card", CARD], out=out) == 0
+    printed = card_text.read(out.getvalue())
+    assert printed.about.startswith("Practice key card: the one key both seats see")
+    grid = printed.grids["the key"]
+    assert sorted(grid) == [(r, c) for r in range(4) for c in range(5)]
+    assert card_text.in_table_order(grid, 5) == "".join(CARD.split())
+    assert (printed.text, printed.legend) == (CARD, "G agent, X assassin, . bystander")
+    [(row, col)] = [rc for rc, mark in grid.items() if mark == "X"]
+    script = tmp_path / "game.txt"
+    script.write_text(f"clue\ntouch {row} {col}\n")
+    out = StringIO()
+    argv = ["play", "--game", "practice", "--card", CARD, "--script", str(script), "--json"]
+    assert cli.main(argv, out=out) == 0
+    assert json.loads(out.getvalue())["status"] == "lost"

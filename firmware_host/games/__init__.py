@@ -1,9 +1,10 @@
 """The games the stand plays, each behind one seam, found by name (`get("classic")`).
 
-A game gives: its cards (parse, code, generate), its rules (start, apply,
-replay: the state's own `apply`), its event text, its journal start record (the
-game's name and a rules version), its JSON summary, its menu entries, what a
-seat's keys and a touch mean, and its screens (`view`, the secrecy boundary).
+A game gives: its cards (parse, code, generate, and how `keystand card` prints
+one), its rules (start, apply, replay: the state's own `apply`), its event
+text, its journal start record (the game's name and a rules version), its JSON
+summary, its menu entries, what a seat's keys and a touch mean, and its screens
+(`view`, the secrecy boundary).
 The stand, the store, the screens and the CLI ask the game for all of these and
 know no game by name.
 
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from ..rules import Grid, KeystandError, Mission, Seat
 from ..rules.core import BaseRejection
 from ..rules.mission import STANDARD
-from ..script import ScriptError
+from ..script import ScriptError, script_bodies, stand_only
 
 if TYPE_CHECKING:  # the screens' types; the layouts (Pillow) load when a screen is drawn
     from importlib.metadata import EntryPoint
@@ -106,6 +107,18 @@ class Step(Generic[EventT]):
 
     line: int
     event: EventT
+
+
+@dataclass(frozen=True)
+class KeySides:
+    """A key card as `keystand card new` and `card show` print it (`key_card_text`
+    lays it out): what table order is at this game's table and how each seat sees
+    its side (`about`), each side under its heading with one mark a cell in table
+    order (`sides`), and what the marks mean (`legend`)."""
+
+    about: str
+    sides: tuple[tuple[str, str], ...]
+    legend: str
 
 
 @dataclass(frozen=True)
@@ -218,6 +231,10 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
         only at these steps, so the panels refresh seldom)."""
         ...
 
+    def key_sides(self, card: CardT) -> KeySides:
+        """The card's sides as `keystand card new` and `card show` print them."""
+        ...
+
     def text_board(self, state: StateT) -> str: ...
     def play_lines(self, state: StateT, events: int) -> list[str]:
         """What `keystand play` prints of the state after `events` script events
@@ -312,6 +329,41 @@ def of_record(head: dict[str, Any]) -> AnyGame:
     return game
 
 
+# A script's words for a cell, which every grid's labels follow.
+TOUCH_NOTE = "A script's touch R C names the word at row R, column C."
+ABOUT_WIDTH = 79  # the words above the grids wrap within a terminal's 80 columns
+
+
+def key_card_text(game: AnyGame, card: AnyCard) -> str:
+    """What `keystand card new` and `card show` print of `card`: the game's words
+    on how the grids lie, each side's grid under its heading with table
+    coordinates (row numbers down the left, shared by the grids side by side;
+    column numbers above each), the legend, then the card's text and code on
+    lines of their own (`card TEXT`, `code CODE`)."""
+    import textwrap  # only here: `keystand play` does without it
+
+    key, grid = game.key_sides(card), game.grid
+    digits = len(str(grid.cols - 1))
+    numbers = " ".join(str(c).rjust(digits) for c in range(grid.cols))
+    labels = ["column", *(f"row {r:>{len(str(grid.rows - 1))}}" for r in range(grid.rows))]
+    left = max(map(len, labels))
+    widths = [max(len(heading), len(numbers)) for heading, _ in key.sides]
+
+    def line(label: str, parts: Sequence[str]) -> str:
+        cells = "   ".join(part.ljust(width) for part, width in zip(parts, widths, strict=True))
+        return f"{label.ljust(left)}  {cells}".rstrip()
+
+    lines = textwrap.wrap(f"{key.about} {TOUCH_NOTE}", ABOUT_WIDTH)
+    lines += ["", line("", [heading for heading, _ in key.sides])]
+    lines.append(line(labels[0], [numbers] * len(key.sides)))
+    for r, label in enumerate(labels[1:]):
+        cells = [grid.cell(r, c) for c in range(grid.cols)]
+        grids = [" ".join(marks[i].rjust(digits) for i in cells) for _, marks in key.sides]
+        lines.append(line(label, grids))
+    lines += ["", key.legend, f"card {card.text}", f"code {card.code}"]
+    return "\n".join(lines)
+
+
 def refused(result: object) -> bool:
     """Whether what a game's `apply` returned is a refusal (any game's)."""
     return isinstance(result, BaseRejection)
@@ -345,21 +397,20 @@ def input_lines(
     return steps
 
 
-def script_bodies(data: bytes | str, *, source: str) -> list[tuple[int, str]]:
-    """(line number, text) of each line of script text that is not blank or a
-    comment, by the one rule every reader of script text follows."""
-    from keystand.drivers.inputs.script import ScriptLineError, script_lines
-
-    try:
-        lines = script_lines(data, source=source)
-    except ScriptLineError as e:
-        raise ScriptError(e.detail, line=e.line, source=source) from None
-    out = []
-    for number, raw in enumerate(lines, start=1):
-        body = raw.split("#", 1)[0].strip()
-        if body:
-            out.append((number, body))
-    return out
+def event_lines(
+    data: bytes | str, parse_event: Callable[[str], EventT], *, source: str
+) -> list[Step[EventT]]:
+    """A game's `script` (`keystand play`, `render --script`): each line the game's
+    event; a line only the stand plays (press, wait) or a malformed one raises
+    ScriptError naming it."""
+    steps = []
+    for number, body in script_bodies(data, source=source):
+        stand_only(body, line=number, source=source)
+        try:
+            steps.append(Step(number, parse_event(body)))
+        except ValueError as e:  # a game's EventError is one
+            raise ScriptError(str(e), line=number, source=source) from None
+    return steps
 
 
 __all__ = [
@@ -371,11 +422,14 @@ __all__ = [
     "Context",
     "Game",
     "GameError",
+    "KeySides",
     "Options",
     "Played",
     "Step",
+    "event_lines",
     "get",
     "input_lines",
+    "key_card_text",
     "known",
     "names",
     "of_record",

@@ -12,9 +12,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
-from keystand.games import Context, Game, Options, Played, Step, input_lines, script_bodies
-from keystand.rules import EventError, Grid, Seat
-from keystand.script import ScriptError
+from keystand.games import (
+    Context,
+    Game,
+    KeySides,
+    Options,
+    Played,
+    Step,
+    event_lines,
+    input_lines,
+)
+from keystand.rules import Grid, Seat
 
 from . import rules
 from .rules import GRID, Event, Outcome, Phase, Practice, PracticeCard
@@ -56,15 +64,7 @@ class PracticeGame:
         return rules.parse_event(text)
 
     def script(self, data: bytes | str, *, source: str = "script") -> list[Step[Event]]:
-        steps = []
-        for number, body in script_bodies(data, source=source):
-            if body.split()[0].lower() == "wait":
-                continue
-            try:
-                steps.append(Step(number, rules.parse_event(body)))
-            except EventError as e:
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+        return event_lines(data, rules.parse_event, source=source)
 
     def input_script(
         self, data: bytes | str, *, source: str = "script"
@@ -147,6 +147,14 @@ class PracticeGame:
 
     def timer_step(self, seconds: int) -> int:
         return seconds
+
+    def key_sides(self, card: PracticeCard) -> KeySides:
+        return KeySides(
+            about="Practice key card: the one key both seats see, in table order as seat A "
+            "sees the table (row 0 farthest from seat A, column 0 seat A's leftmost).",
+            sides=(("the key", "".join(k.value for k in card.keys)),),
+            legend="G agent, X assassin, . bystander",
+        )
 
     def text_board(self, state: Practice) -> str:
         rows = []

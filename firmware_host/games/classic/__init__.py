@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
 
-from ...rules import EventError, Grid, Seat
+from ...rules import Grid, Seat
 from ...rules import classic as rules
 from ...rules.card import GRID
-from ...rules.classic_card import ClassicCard
+from ...rules.classic_card import OTHER_AGENTS, STARTING_AGENTS, ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
     Clue,
@@ -35,8 +35,7 @@ from ...rules.classic_events import (
     Undo,
     parse_event,
 )
-from ...script import ScriptError
-from .. import Context, Game, Options, Played, Step, input_lines, script_bodies
+from .. import Context, Game, KeySides, Options, Played, Step, event_lines, input_lines
 from .roles import OPERATIVES, SPYMASTERS
 
 if TYPE_CHECKING:
@@ -96,23 +95,8 @@ class ClassicGame:
     def parse_event(self, text: str) -> Event:
         return parse_event(text)
 
-    def script(self, data: bytes | str, *, source: str = "script") -> list[Step]:
-        steps = []
-        for number, body in script_bodies(data, source=source):
-            verb = body.split()[0].lower()
-            if verb == "wait":
-                continue  # the rules have no clock
-            if verb == "press":
-                raise ScriptError(
-                    f"{body!r}: press lines need the stand's keys (keystand run --script)",
-                    line=number,
-                    source=source,
-                )
-            try:
-                steps.append(Step(number, parse_event(body)))
-            except EventError as e:
-                raise ScriptError(str(e), line=number, source=source) from None
-        return steps
+    def script(self, data: bytes | str, *, source: str = "script") -> list[Step[Event]]:
+        return event_lines(data, parse_event, source=source)
 
     def input_script(
         self, data: bytes | str, *, source: str = "script"
@@ -233,6 +217,17 @@ class ClassicGame:
         if "agents_left" in d:
             lines.append(_field_text("agents_left", d["agents_left"]))
         return lines
+
+    def key_sides(self, card: ClassicCard) -> KeySides:
+        starting = card.starting
+        return KeySides(
+            about="Classic key card: the spymasters' key in table order, as the spymasters "
+            "see the grid (row 0 farthest from them, column 0 their leftmost). The "
+            "operatives sit across the table.",
+            sides=(("the spymasters' key", "".join(k.value for k in card.keys)),),
+            legend=f"R red agent, U blue agent, . bystander, X assassin; {starting.value} "
+            f"starts ({STARTING_AGENTS} agents, {starting.other.value} {OTHER_AGENTS})",
+        )
 
     def text_board(self, state: rules.Classic) -> str:
         """The table as the spymasters see it: the tile on each covered word."""

@@ -21,7 +21,7 @@ from ...rules import Card, Grid, Mission, Seat
 from ...rules.card import GRID
 from ...rules.duet import RULES_VERSION, Duet, Outcome, Phase, Rejection, Status
 from ...script import ScriptError, parse_script
-from .. import Context, Game, Options, Played, Step
+from .. import Context, Game, KeySides, Options, Played, Step
 from . import summary
 
 if TYPE_CHECKING:
@@ -184,6 +184,19 @@ class DuetGame:
 
     def timer_step(self, seconds: int) -> int:
         return seconds
+
+    def key_sides(self, card: Card) -> KeySides:
+        return KeySides(
+            about="Duet key card: both sides in table order, as seat A sees the table "
+            "(row 0 farthest from seat A, column 0 seat A's leftmost). Seat B sits across "
+            "the table: its screen shows its side turned a half turn (row 4 at the top, "
+            "column 4 at the left).",
+            sides=tuple(
+                (f"seat {seat.value}'s side", "".join(k.value for k in card.side(seat)))
+                for seat in Seat
+            ),
+            legend="G agent, X assassin, . bystander",
+        )
 
     def text_board(self, state: Duet) -> str:
         return summary.board(state)
