@@ -292,13 +292,27 @@ class Stand:
     @entry
     def panel_health(self, seat: Seat, fault: str | None) -> None:
         """A seat's panel failed (`fault` says how) or shows frames again (None):
-        the other seat's screen says so until it is back."""
+        the other seat's screen says so until it is back. Meanwhile the game holds
+        before that seat would need its side (`held`); once it is back, play goes
+        on from where it was, nothing to press."""
         faults = dict(self.panel_faults)
         if fault is None:
             faults.pop(seat, None)
         else:
             faults[seat] = fault
+            req = self.undo_request
+            if req is not None and req.seat is not seat:
+                self.undo_request = None  # the seat cannot see it is asked to confirm
         self.panel_faults = faults
+
+    def held(self, event: Any) -> Seat | None:
+        """The seat whose failed panel holds `event` (a rules event of the game in
+        play): its clue, said by its key or by the guess that follows it, needs the
+        side that panel cannot show now. None: the event may go on."""
+        if self.state is None or not self.panel_faults:
+            return None
+        giver = self.game.clue_by(self.state, event)
+        return giver if giver in self.panel_faults else None
 
     @entry
     def input_health(self, source: str, lost: bool, now: float | None = None) -> None:
@@ -506,12 +520,22 @@ class Stand:
         if not self.playing:  # the end: held back (undo may take it back), or shown
             if self.revealed:
                 return "new_game" if key is KeyName.CLUE else None
-            return "undo" if key is KeyName.UNDO else None
+            return "undo" if key is KeyName.UNDO and self._may_undo(seat) else None
         if key is KeyName.UNDO:
-            return "undo"
+            return "undo" if self._may_undo(seat) else None
         if key is KeyName.CLUE and self._may_pick(seat):
             return "pick"
+        event = self.game.key_event(self.state, seat, key.value)
+        if event is not None and self.held(event) is not None:
+            return None  # that seat's panel fails: the game holds (the other screen says)
         return self.game.key_label(self.state, seat, key.value)
+
+    def _may_undo(self, seat: Seat) -> bool:
+        """Whether `seat`'s undo asks (or confirms): not a request its partner would
+        have to confirm on a panel that fails."""
+        req = self.undo_request
+        confirms = req is not None and req.seat is not seat
+        return confirms or seat.partner not in self.panel_faults
 
     def labels(self, seat: Seat) -> dict[KeyName, tuple[str | None, bool]]:
         """Each key's label now: what a press does, else what holding it does (and
@@ -582,9 +606,12 @@ class Stand:
                 self._game(event, now)  # refused: the screens say why
             else:  # not this seat's key (classic's roles): say whose it is
                 self._hint((seat,), f"useless_{press.key.value}", now)
+        elif press.key is KeyName.UNDO:  # the partner would confirm on a failed panel
+            log.info("undo %s: held, panel %s fails", seat.value, seat.partner.value)
 
     def _undo_key(self, seat: Seat, now: float) -> None:
-        """Undo asks; the other seat's undo within the window takes the last event back."""
+        """Undo asks; the other seat's undo within the window takes the last event back.
+        No request the partner cannot see: its panel fails (`meaning` says so)."""
         req = self.undo_request
         if req is not None and req.seat is not seat:
             self.undo_request = None
@@ -602,6 +629,12 @@ class Stand:
             return None  # both sides were shown: the game cannot be taken back
         game = self.game
         was_playing = game.playing(self.state)
+        holder = self.held(event)
+        if holder is not None:
+            # Not taken: the game holds until that panel shows frames again (the
+            # other screen says which and what to check), and then goes on.
+            log.info("%s: held, panel %s fails", event, holder.value)
+            return None
         state, result = self.state.apply(event)
         refused = games.refused(result)
         if not refused:
@@ -622,19 +655,10 @@ class Stand:
                 self.ended_at, self.hold_resumed = None, False
         if refused:
             # A refusal shows for a few seconds, then the last accepted outcome is
-            # back. The same finger bouncing on the word it just found is not
-            # shown at all: "Agent found" must not turn into "Already covered".
-            last = game.last_outcome(self.state)
-            word = getattr(event, "cell", None)  # a touch names its word, in every game
-            bounce = (
-                result.reason.value == "covered"
-                and word is not None
-                and last is not None
-                and getattr(last, "cell", None) == word
-                and self.state.last is last
-            )
-            self.refusal_shown = not bounce
-            self.refused_at = now if not bounce else None
+            # back; a touch of the clue giver's hand is not shown at all.
+            hand = self._giver_hand(event, result)
+            self.refusal_shown = not hand
+            self.refused_at = now if not hand else None
         else:
             self.refusal_shown, self.refused_at = True, None
         self.state = state
@@ -643,6 +667,20 @@ class Stand:
             self.hints.clear()
         self.undo_request = None if not refused else self.undo_request
         return result
+
+    def _giver_hand(self, event: Any, refusal: Any) -> bool:
+        """Whether a refused touch is the clue giver's hand on the table: covering a
+        word this turn found with its card (the rulebook has the giver cover it;
+        "Agent found" must not turn into "Already covered"), or marking the word
+        it missed with a timer token. A second touch in a row on that word, not
+        covered, shows its refusal: it may be a guess, and the screens say how."""
+        word = getattr(event, "cell", None)  # a touch names its word, in every game
+        assert self.state is not None
+        if word is None or word not in self.game.turn_marks(self.state):
+            return False
+        before = self.state.last  # what came just before this touch
+        again = games.refused(before) and getattr(before.event, "cell", None) == word
+        return refusal.reason.value == "covered" or not again
 
     # ----- calibration ------------------------------------------------------------------
 

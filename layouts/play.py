@@ -242,7 +242,11 @@ def across(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
 
 
 def role(view: SeatView) -> tuple[str, str, bool]:
-    """The headline key, the sub key, and whether it is this seat's move."""
+    """The headline key, the sub key, and whether it is this seat's move (the bar
+    inverted). While the partner's screen fails, they say so instead, inverted:
+    which panel, and what to check; mending it is this seat's move."""
+    if view.partner_panel_failed:
+        return "partner_panel_failed", "check_cable", True
     giver, guesser = view.clue_giver, view.guesser
     if view.stage is Stage.AWAITING_CLUE:
         if giver is Who.ME:
@@ -291,8 +295,8 @@ def note_key(view: SeatView) -> str | None:
         return "cannot_save"
     if view.input_lost:  # then: touches are not seen until the device is back
         return "input_lost"
-    if view.partner_panel_failed:  # the partner cannot see the game: say it here
-        return "partner_panel_failed"
+    if view.held:  # the partner's screen fails (the headline says) and its clue is next
+        return "game_waits"
     if view.hint is not None:  # the seat just pressed a key that did nothing
         return f"hint_{view.hint}"
     if view.repaired is not None:  # until the next event: the game is not as left
@@ -423,12 +427,15 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         draw_text(d, str(value), c.number, center=True)
     last = last_key(view)
     note = note_key(view)
-    urgent = note in ("cannot_save", "input_lost", "partner_panel_failed")
+    urgent = note in ("cannot_save", "input_lost")
     # Where they share one box, the next game's mission goes under the last input
-    # (news for later: never instead of it), in the longest form that fits.
-    mission_forms: list[str] = []
+    # (news for later: never instead of it), in the longest form that fits; so does
+    # "Game waits" (the headline already says why): the last input stays in view.
+    under: list[str] = []
     if lay.shared and note == "next_mission" and last and view.next_mission is not None:
-        mission_forms, note = _next_mission_forms(s, lang, view.next_mission), None
+        under, note = _next_mission_forms(s, lang, view.next_mission), None
+    elif lay.shared and note == "game_waits" and last:
+        under, note = [s["note"]["game_waits"]], None
     if lay.shared and note and last and (urgent or last[0] != "reject"):
         # One box. A fault that stops input first (a refusal must not hide it);
         # then a refusal; then a note that needs acting on now; then the
@@ -446,8 +453,7 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         if table == "reject":
             d.rectangle(inclusive(lay.last_frame), outline=BLACK, width=FRAME)
         text = s[table][key]
-        under = (f"{text}\n{m}" for m in mission_forms if fits(f"{text}\n{m}", lay.last))
-        text = next(under, text)
+        text = next((f"{text}\n{m}" for m in under if fits(f"{text}\n{m}", lay.last)), text)
         draw_text(d, text, lay.last, middle=True)
     if note and not (lay.shared and last):
         text = s["note"][note]

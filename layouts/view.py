@@ -201,6 +201,7 @@ class SeatView:
     cannot_save: bool = False  # the stand could not save the last input, so did not take it
     input_lost: bool = False  # an input device (the touch grid, a seat's keys) stopped answering
     partner_panel_failed: bool = False  # the other seat's screen fails (stuck, unplugged)
+    held: bool = False  # the game waits for that screen: the partner's clue is next
     hint: str | None = None  # a key did nothing: what to press ("hold_menu", "new_game")
     repaired: Repaired | None = None  # the journal was damaged on start (until the next event)
     next_mission: MissionLabel | None = None  # chosen for the next game, not this one
@@ -224,6 +225,8 @@ class SeatView:
         self.grid.check("cell", self.last.cell if self.last else None)
         if (self.stage is Stage.OVER) != (self.end is not None):
             raise ValueError("the end of the game is shown when, and only when, it is over")
+        if self.held and not self.partner_panel_failed:
+            raise ValueError("the game waits only for a partner's screen that fails")
 
     @property
     def covered(self) -> frozenset[int]:

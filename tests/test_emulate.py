@@ -108,6 +108,54 @@ def test_a_stuck_panel_is_one_seats_fault_not_the_stands(tmp_path: Path, pi_prof
     assert "seat B:" in done.stderr and "pixel for pixel" in done.stderr.split("seat B:")[1]
 
 
+def test_an_unplugged_panel_holds_the_game_before_its_seat_needs_its_side(
+    tmp_path: Path, pi_profile: Path
+) -> None:
+    """`--emulate-fault B:unplugged` (issue 31, item 7): B's clue (by its key, or by
+    A's first touch) and A's undo, which B would have to confirm, are held; A's
+    screen, decoded from the bytes on its wire, names the partner's panel, what to
+    check, and keeps the last input. (The in-process test in test_panel_hold.py
+    plugs the panel back and sees play go on; a run cannot.)"""
+    from keystand.games import Context
+    from keystand.games.duet import views
+    from keystand.layouts import panel, render
+    from keystand.rules import Card, Seat, parse_event
+    from keystand.rules.duet import Duet
+
+    # The wait lets the stand find B's fault (its first frame fails within a second)
+    # before B's clue comes: a run has no line that waits for a fault.
+    held = "press B clue\ntouch 0 1\npress A undo\n"
+    script = tmp_path / "game.txt"
+    script.write_text("clue A\ntouch 0 0\nwait 50\npass B\nwait 5000\n" + held)
+    out, log = tmp_path / "out", tmp_path / "shown.log"
+    done = keystand(
+        "run", "--profile", pi_profile, "--emulate", out, "--script", script,
+        "--card-code", CODE, "--speed", "0.01", "--state-dir", tmp_path / "state",
+        "--emulate-fault", "B:unplugged", "--shown-log", log,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for line in ("clue B: held, panel B fails", "touch 0 1: held", "undo A: held"):
+        assert line in done.stderr
+    ran = json.loads(keystand("state", "--state-dir", tmp_path / "state", "--json").stdout)
+    assert (ran["phase"], ran["clue_giver"], ran["covered"], ran["passes"]) == (
+        "awaiting_clue",
+        "B",
+        [0],
+        1,
+    )
+    mine = [line.split() for line in log.read_text().splitlines() if line.startswith("A ")]
+    last = max(n for n, f in enumerate(mine, 1) if f[1] != "neutral")
+    state = Duet.start(Card.from_code(CODE))
+    for text in ("clue A", "touch 0 0", "pass B"):
+        state, _ = state.apply(parse_event(text))
+    want = render(
+        views.for_seat(state, Seat.A, Context(partner_panel_failed=True)),
+        panel("epd2in7_V2", 90),
+    )
+    with Image.open(out / f"A-{last:04d}.png") as shown:
+        assert shown.convert("1").tobytes() == want.convert("1").tobytes()
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

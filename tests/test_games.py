@@ -53,8 +53,34 @@ def test_a_journal_from_before_games_is_duet(tmp_path: Path) -> None:
     )
     resumed = Store(tmp_path).resume()
     assert resumed is not None and resumed.game_id == "old1"
-    assert resumed.state == Duet.replay(card, events=[Clue(Seat.A)])
+    # Journaled before rules version 2 (no version named: 1): it goes on by version 1.
+    assert resumed.state == Duet.replay(card, events=[Clue(Seat.A)], rules_version=1)
     assert "duet" in games.get("duet").start_record(resumed.state).values()
+
+
+def test_a_duet_game_of_an_older_rules_version_goes_on_by_its_rules(tmp_path: Path) -> None:
+    """docs/rules.md "What the table says without a key": a game journaled under
+    version 1 (before the stand read the table) resumes after an update and plays
+    on by version 1, its start record still saying so; a new game is version 2."""
+    card = generate(5)
+    start = {"t": "start", "id": "v1", "at": "", "game": "duet", "rules": 1}
+    start |= {"card": card.text, "mission": "9-9", "loose": False, "first": None}
+    events = ["clue A", "touch 0 0", "pass B"]
+    (tmp_path / "current.journal").write_bytes(
+        encode(0, start)
+        + b"".join(encode(n, {"t": "event", "e": e, "at": ""}) for n, e in enumerate(events, 1))
+    )
+    stand = Stand(Store(tmp_path))
+    stand.boot()
+    assert stand.repaired is None and stand.state.rules_version == 1
+    giver = stand.state.clue_giver
+    assert giver is Seat.B  # known, but version 1 waits for the clue key
+    assert stand.game.start_record(stand.state)["rules"] == 1
+    stand.handle(Touch(2, 2), 0.0)
+    assert stand.state.last.reason.value == "no_clue"
+    stand.new_game()
+    assert stand.state.rules_version == 2
+    assert stand.game.start_record(stand.state)["rules"] == 2
 
 
 def test_a_rules_version_this_keystand_does_not_know_is_not_resumed(tmp_path: Path) -> None:

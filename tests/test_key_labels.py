@@ -341,3 +341,43 @@ def test_a_bad_key_place_is_one_line_naming_it(tmp_path, panels: str, key: str, 
         profile.load(path)
     assert e.value.key == key and says in e.value.detail
     assert "\n" not in str(e.value)
+
+
+def test_the_known_guessers_first_pick_gives_the_clue_on_keys() -> None:
+    """Rules version 2: once the giver is known, the guesser's first touch gives the
+    clue; on keys only, its clue key picks a word before anyone presses clue."""
+    s = stand(cursor_keys=True)
+    card = s.state.card
+    a_agent = min(card.agents(Seat.A))
+    s.handle(Press("A", KeyName.CLUE), 0.0)  # A's clue: B guesses, then passes
+    s.cursors[Seat.B] = a_agent
+    s.handle(Press("B", KeyName.CLUE), 1.0)
+    s.handle(Press("B", KeyName.MENU), 2.0)
+    s.handle(Press("B", KeyName.PASS), 3.0)
+    assert s.state.phase is Phase.AWAITING_CLUE and s.state.clue_giver is Seat.B
+    assert s.labels(Seat.A)[KeyName.CLUE] == ("pick", False)  # A guesses next
+    assert s.labels(Seat.B)[KeyName.CLUE] == ("clue", False)  # B may still press it
+    list(try_every_key(s, 4.0))
+    b_agent = min(card.agents(Seat.B) - {a_agent})
+    s.handle(Press("A", KeyName.CLUE), 5.0)  # pick word
+    s.cursors[Seat.A] = b_agent
+    records = len(journal(s))
+    s.handle(Press("A", KeyName.MENU), 6.0)  # guess: B's clue and A's first guess
+    assert [type(e).__name__ for e in journal(s)[records:]] == ["Touch"]
+    assert s.state.phase is Phase.GUESSING and s.state.guesser is Seat.A
+
+
+def test_a_failed_panel_takes_the_labels_of_what_it_holds() -> None:
+    s = stand()
+    s.panel_health(Seat.B, "seat B: BUSY stayed high")
+    assert s.labels(Seat.A)[KeyName.UNDO] == (None, False)  # B could not confirm it
+    list(try_every_key(s, 0.0))
+    s.handle(Press("A", KeyName.CLUE), 1.0)  # A's clue: B guesses (on the grid)
+    agent = min(s.state.card.agents(Seat.A))
+    s.handle(Touch(agent // 5, agent % 5), 2.0)
+    s.handle(Press("B", KeyName.PASS), 3.0)  # B's clue is next: held while B's panel fails
+    assert s.labels(Seat.B)[KeyName.CLUE] == (None, False)
+    list(try_every_key(s, 4.0))
+    s.panel_health(Seat.B, None)  # back: the labels too
+    assert s.labels(Seat.B)[KeyName.CLUE] == ("clue", False)
+    assert s.labels(Seat.A)[KeyName.UNDO] == ("undo", False)

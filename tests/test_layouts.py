@@ -485,7 +485,10 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
         asked["note"].add(play_screen.note_key(view(undo_asked=who)))
     asked["note"].add(play_screen.note_key(view(cannot_save=True)))
     asked["note"].add(play_screen.note_key(view(input_lost=True)))
-    asked["note"].add(play_screen.note_key(view(partner_panel_failed=True)))
+    asked["note"].add(play_screen.note_key(view(partner_panel_failed=True, held=True)))
+    failed = play_screen.role(view(partner_panel_failed=True))
+    asked["headline"].add(failed[0])
+    asked["sub"].add(failed[1])
     asked["note"].add(play_screen.note_key(view(next_mission=MissionLabel("cairo", "9-5"))))
     asked["note"].add("next_mission_short")  # its form under a last input (a shared box)
     for hint in HINTS:
@@ -606,6 +609,8 @@ def test_the_headline_is_inverted_exactly_when_it_is_the_seats_move():
     assert inverted(view(stage=Stage.AWAITING_CLUE, clue_giver=None, guesser=None))
     assert inverted(view(stage=Stage.SUDDEN_DEATH, clue_giver=None, guesser=None))
     assert not inverted(view(stage=Stage.SUDDEN_DEATH, clue_giver=None, guesser=Who.PARTNER))
+    # The partner's screen fails: the headline says so, inverted (this seat acts).
+    assert inverted(view(stage=Stage.GUESSING, clue_giver=Who.ME, partner_panel_failed=True))
 
 
 def test_the_role_lines_name_who_clues_and_who_guesses():
@@ -674,6 +679,8 @@ def test_a_seat_view_refuses_what_it_must_not_carry():
         view(end=End(Ending.WON, 1, "X", SIDE))  # and only the end screen has it
     with pytest.raises(ValueError):
         Last(LastKind.AGENT, reject="covered")
+    with pytest.raises(ValueError):
+        view(held=True)  # the game waits only for a partner's screen that fails
 
 
 # ----- the partner's panel fails: every screen of this seat says so -----------------------
@@ -699,16 +706,60 @@ def changed_only_inside(a: Image.Image, b: Image.Image, area: tuple[int, ...]) -
     return diff is not None and inside(diff, area)
 
 
+def inverted_text(spec, text: str, box: TextBox, bar: tuple[int, int, int, int]) -> Image.Image:
+    """`text` drawn white on the headline's black bar, alone on a white screen."""
+    image = Image.new("1", spec.size, 1)
+    d = ImageDraw.Draw(image)
+    d.fontmode = "1"
+    x0, y0, x1, y1 = bar
+    d.rectangle((x0, y0, x1 - 1, y1 - 1), fill=0)
+    draw_text(d, text, box, fill=1, middle=True)
+    return image
+
+
 @pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
 def test_the_play_screen_says_the_partners_panel_fails(model, rotation):
+    """Issue 31, item 7: while the partner's panel fails, this screen names it in
+    the headline (inverted: mending it is this seat's move) and says what to check
+    under it; the last input keeps its box, on the small panels too, where the
+    notice once took the last input's place."""
     spec = panel(model, rotation)
     lay = play_screen.layout(spec)
+    found = Last(LastKind.AGENT, Who.ME, 7)
     for lang in languages():
-        healthy = render(view(), spec, lang)
-        failed = render(view(partner_panel_failed=True), spec, lang)
-        notice = strings(lang)["note"]["partner_panel_failed"]
-        assert says(failed, spec, notice, lay.note, middle=lay.shared), lang
-        assert changed_only_inside(healthy, failed, lay.note.box), lang
+        s = strings(lang)
+        healthy = render(view(last=found), spec, lang)
+        failed = render(view(partner_panel_failed=True, last=found), spec, lang)
+        head = s["headline"]["partner_panel_failed"]
+        shown = inverted_text(spec, head, lay.headline, lay.bar).crop(lay.bar)
+        assert same(failed.crop(lay.bar), shown), lang
+        assert says(failed, spec, s["sub"]["check_cable"], lay.sub), lang
+        assert says(failed, spec, s["last"]["agent"], lay.last, middle=True), lang
+        assert same(healthy.crop(lay.last_frame), failed.crop(lay.last_frame)), lang
+        assert changed_only_inside(healthy, failed, (*lay.bar[:2], *lay.sub.box[2:])), lang
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_play_screen_says_the_game_waits_for_the_partners_panel(model, rotation):
+    """Held (the partner's clue is next and its panel fails): "Game waits" under
+    the last input where the two share a box (when both fit: the headline already
+    says why), in the note's own box elsewhere; the last input stays."""
+    spec = panel(model, rotation)
+    lay = play_screen.layout(spec)
+    ended = Last(LastKind.PASS, Who.ME, tokens=1)
+    waiting = dict(stage=Stage.AWAITING_CLUE, clue_giver=Who.PARTNER, guesser=Who.ME)
+    for lang in languages():
+        s = strings(lang)
+        failed = view(**waiting, partner_panel_failed=True, last=ended)
+        held = render(replace(failed, held=True), spec, lang)
+        last, waits = s["last"]["pass"], s["note"]["game_waits"]
+        if lay.shared:
+            assert says(held, spec, f"{last}\n{waits}", lay.last, middle=True), lang
+        else:
+            assert says(held, spec, last, lay.last, middle=True), lang
+            assert says(held, spec, waits, lay.note), lang
+        where = lay.last_frame if lay.shared else lay.note.box
+        assert changed_only_inside(render(failed, spec, lang), held, where), lang
 
 
 REVEALED = End(Ending.WON, 22, "YAKM-S9ED-D1RD", SIDE)
@@ -779,6 +830,9 @@ SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
     # The word that ended the game is framed and missed: both visible, on every panel.
     "missed-B": ("missed", "1-0", Seat.B),
     "missed-A": ("missed", "1-0", Seat.A),
+    # The turn that ended by itself: nothing left for A to find (issue 31, item 3).
+    "ended-A": ("ended", "9-9", Seat.A),
+    "waiting-B": ("waiting", "9-9", Seat.B),  # A gives the next clue
 }
 NEUTRALS = {"idle": Neutral.IDLE, "off": Neutral.OFF}
 MENU_LINES = (  # Duet's entries, in its order (games/duet: menu_items)
@@ -810,7 +864,13 @@ UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # A game's end while the key is still held back (both seats may undo).
 HELD = {"lost-held-B": "lost-B"}
 # A screen while the partner's panel fails (it cannot say so; this one does).
-PANEL_FAILED = {"won-A-panel-failed": "won-A", "lost-held-B-panel-failed": "lost-held-B"}
+# While guessing the game goes on; with the failed seat's clue next it holds (issue 31, item 7).
+PANEL_FAILED = {
+    "won-A-panel-failed": "won-A",
+    "lost-held-B-panel-failed": "lost-held-B",
+    "guessing-A-panel-failed": "guessing-A",
+    "held-B-panel-failed": "waiting-B",
+}
 # (screen, language, portrait): the main screens in English, two in German and
 # Russian, one with the panel mounted on end.
 GOLDENS = [
@@ -821,6 +881,8 @@ GOLDENS = [
     ("menu", "ru", False),
     *((name, lang, False) for name in ("guessing-A", "won-A") for lang in ("de", "ru")),
     ("guessing-A", "en", True),
+    *(("held-B-panel-failed", lang, False) for lang in ("de", "ru")),
+    ("held-B-panel-failed", "en", True),
 ]
 
 

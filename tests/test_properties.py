@@ -19,7 +19,10 @@ clue, only while a clue is being guessed"); a pass or a bystander with the bank
 already empty (a penalty took the last token) needs a token the bank does not have,
 so the game is lost at once (the same section: both "lose the game at once", after
 "The time bank"'s "If a turn causes you to use up more tokens than you have, you
-lose immediately").
+lose immediately"). And "What the table says without a key": once the giver of
+the next clue is known, a touch gives that clue and is its first guess, except on
+the word the last turn ended on (its timer token is still to be placed); a touch
+that leaves its guesser nothing to find ends the turn as a pass would.
 
 Event streams are lists of "intents": an intent is either a fully random event or
 a "smart" one chosen from the current public state (a touch of an agent on the
@@ -108,6 +111,7 @@ class Ref:
     sudden: bool = False  # sudden death reached
     armed: Seat | None = None
     passes: int = 0  # tokens a guesser took to end a turn
+    token_due: int | None = None  # the word the last turn missed, its token not yet placed
 
     @classmethod
     def start(cls, card: Card, mission: Mission, loose: bool) -> Ref:
@@ -204,10 +208,25 @@ class Ref:
             "rejected": [],
         }
 
-    def end_turn(self) -> Ref:
+    def end_turn(self, token_due: int | None = None) -> Ref:
         return replace(
-            self, giver=None, correct=False, penalised=False, sudden=self.bank == 0, armed=None
+            self,
+            giver=None,
+            correct=False,
+            penalised=False,
+            sudden=self.bank == 0,
+            armed=None,
+            token_due=token_due,
         )
+
+    def take_pass_token(self) -> Ref:
+        """The guesser ends the turn with a token: check side, else bystander side, else
+        (a penalty emptied the bank) the game is lost."""
+        if self.check:
+            return replace(self, check=self.check - 1, passes=self.passes + 1).end_turn()
+        if self.byst:
+            return replace(self, byst=self.byst - 1, passes=self.passes + 1).end_turn()
+        return replace(self, status="lost", reason="out_of_time")
 
     def step(self, e: Event) -> tuple[Ref | None, RejectReason | None]:
         """(the model after `e`, None) if accepted; (None, reason or None) if refused.
@@ -224,19 +243,13 @@ class Ref:
                 return None, RejectReason.TURN_IN_PROGRESS  # one clue per turn
             if not self.may_clue(e.seat):
                 return None, None
-            return replace(self, giver=e.seat, givers=(*self.givers, e.seat)), None
+            return replace(self, giver=e.seat, givers=(*self.givers, e.seat), token_due=None), None
         if isinstance(e, Pass):
             if phase == "sudden_death":
                 return None, RejectReason.PASS_IN_SUDDEN_DEATH
             if phase != "guessing" or e.seat is self.giver or not self.correct:
                 return None, None
-            if self.check:
-                state = replace(self, check=self.check - 1, passes=self.passes + 1)
-            elif self.byst:
-                state = replace(self, byst=self.byst - 1, passes=self.passes + 1)
-            else:  # a penalty emptied the bank: the pass needs a token there is not
-                return replace(self, status="lost", reason="out_of_time"), None
-            return state.end_turn(), None
+            return self.take_pass_token(), None  # a penalty may have emptied the bank
         if isinstance(e, Penalty):
             if phase != "guessing" or self.penalised:
                 return None, None
@@ -245,7 +258,11 @@ class Ref:
             return replace(self, byst=self.byst - 1, penalised=True), None
         assert isinstance(e, Touch)
         if phase == "awaiting_clue":
-            return None, RejectReason.NO_CLUE
+            giver = self.clue_giver
+            if giver is None or e.row * 5 + e.col == self.token_due:
+                return None, RejectReason.NO_CLUE  # whose clue is not known; the token's hand
+            given = replace(self, giver=giver, givers=(*self.givers, giver), token_due=None)
+            return given.step(e)  # the clue said aloud, and its first guess
         if phase == "sudden_death":
             guesser = self.sudden_guesser()
             if guesser is None:
@@ -265,6 +282,8 @@ class Ref:
             state = replace(self, agents=self.agents | {cell}, correct=True)
             if len(state.agents) == 15:
                 state = replace(state, status="won")
+            elif phase == "guessing" and not state.has_words(guesser):
+                state = state.take_pass_token()  # nothing left to find: the turn ends
             return state, None
         if guesser is Seat.A:
             state = replace(self, miss_a=self.miss_a | {cell})
@@ -273,9 +292,9 @@ class Ref:
         if phase == "sudden_death":
             return replace(state, status="lost", reason="sudden_death"), None
         if self.byst:
-            return replace(state, byst=self.byst - 1).end_turn(), None
+            return replace(state, byst=self.byst - 1).end_turn(cell), None
         if self.check >= 2:
-            return replace(state, check=self.check - 2).end_turn(), None
+            return replace(state, check=self.check - 2).end_turn(cell), None
         # One check token left, or none (a penalty took the last): more than the bank has.
         return replace(state, status="lost", reason="out_of_time"), None
 
@@ -363,7 +382,12 @@ def check_step(before: Duet, e: Event, after: Duet, outcome: Outcome) -> None:
     else:
         assert not changed
     assert outcome.tokens == before.turns_left - after.turns_left
-    assert outcome.turn_over == (after.phase not in (before.phase, Phase.GUESSING))
+    if isinstance(e, Touch) and before.phase is Phase.AWAITING_CLUE:
+        # The touch gave the clue: its turn ended with it unless guessing goes on.
+        assert len(after.givers) == len(before.givers) + 1
+        assert outcome.turn_over == (after.phase is not Phase.GUESSING)
+    else:
+        assert outcome.turn_over == (after.phase not in (before.phase, Phase.GUESSING))
     if after.status is Status.PLAYING:
         # docs/rules.md "A turn": a seat whose agents are all covered says so, at once
         newly_done = tuple(

@@ -251,13 +251,14 @@ def test_correct_guess_covers_and_the_guesser_goes_on_without_limit():
     Cover it with a green agent card." and "Your partner can make an unlimited number of
     correct guesses." A turn's token is used only when the turn ends."""
     s = play(start(), CLUE_A)
-    for n, cell in enumerate(A_AGENTS, start=1):
+    for n, cell in enumerate(A_AGENTS[:-1], start=1):  # the last one ends the turn: below
         s, out = step(s, T(cell))
         assert (out.result, out.cell, out.guesser) == (Result.AGENT, cell, B)
         assert cell in s.covered
         assert s.agents_found == n
         assert s.phase is Phase.GUESSING
         assert (s.clue_giver, s.guesser) == (A, B)
+        assert not out.turn_over
     assert s.status is Status.PLAYING
     assert s.turns_left == 9
 
@@ -277,7 +278,8 @@ def test_bystander_marks_missed_by_guesser_and_ends_the_turn():
     assert 8 not in s.covered
     assert s.phase is Phase.AWAITING_CLUE
     assert (s.turns_left, s.mistakes_left) == (8, 8)
-    refused(s, T(1), RejectReason.NO_CLUE)  # the turn is over: no more guesses on it
+    # The turn is over: B's guesses on it are done, and the next touch is A's, on B's clue.
+    assert (s.clue_giver, s.guesser) == (B, A)
 
 
 def test_missed_word_found_as_agent_by_the_other_seat_keeps_its_token():
@@ -498,7 +500,7 @@ def test_when_all_of_a_seats_agents_are_covered_its_partner_gives_every_clue(sea
     s, out = step(s, T(own[-1]))
     assert out.result is Result.AGENT
     assert out.announced == (seat,)
-    s = play(s, Pass(partner))
+    assert out.turn_over  # nothing left to find: the turn ended as a pass (see below)
     for cell in left[:3]:  # three clues in a row by the partner
         assert s.may_give_clue() == (partner,)
         assert (s.clue_giver, s.guesser) == (partner, seat)
@@ -526,6 +528,150 @@ def test_seat_announces_when_it_covers_its_own_last_agent_as_guesser():
     refused(s, CLUE_A, RejectReason.PARTNER_HAS_NOTHING_LEFT)
     s, out = step(s, CLUE_B)  # B twice in a row, in strict order
     assert out.guesser is A
+
+
+# ----- what the table says without a key (rules version 2; docs/rules.md) ----------------
+
+
+def test_the_guessers_first_touch_gives_the_known_givers_clue():
+    """Rulebook: "Each turn consists of exactly one clue and one or more guesses." "On a turn when
+    you give the clue, your partner will make guesses ... by touching one of the word
+    cards." "You and your partner will take turns giving clues." Once the order names
+    the giver, the guesser's touch is that clue's first guess: the same game as the
+    clue key then the touch, in one event."""
+    turn = play(start(), CLUE_A, T(3), PASS_B)  # B gives next: A guesses
+    assert (turn.phase, turn.clue_giver, turn.guesser) == (Phase.AWAITING_CLUE, B, A)
+    for cell, result in ((8, Result.AGENT), (18, Result.BYSTANDER), (17, Result.ASSASSIN)):
+        s, out = step(turn, T(cell))  # judged by B's side
+        assert (out.result, out.cell, out.guesser, out.event) == (result, cell, A, T(cell))
+        keyed = play(turn, CLUE_B, T(cell))
+        assert s == keyed and s.givers == (A, B)
+    s, _ = step(turn, T(8))
+    assert (s.phase, s.clue_giver, s.guesser) == (Phase.GUESSING, B, A)
+    refused(s, CLUE_B, RejectReason.TURN_IN_PROGRESS)  # the clue is given
+    s = play(s, PASS_A)  # and the turn ends as any
+    assert s.passes == 2
+
+
+def test_a_first_touch_gives_the_clue_of_the_seat_the_group_chose():
+    """Rulebook: "Either player may give the first clue"; docs/rules.md: "unless the group
+    names a seat in the menu". Then the giver is known from the start."""
+    s = Duet.start(card_of(DEFAULT), first=B)
+    s, out = step(s, T(8))
+    assert (out.result, out.guesser) == (Result.AGENT, A)
+    assert s.givers == (B,)
+
+
+def test_a_touch_before_a_clue_either_seat_may_give_is_refused():
+    """Rulebook: "Either player may give the first clue." and, in the looser order, "You can
+    allow a player to give two clues in a row". While either seat may give the clue,
+    whose side judges the touch is not known: the clue key says it."""
+    refused(start(), T(3), RejectReason.NO_CLUE)
+    s = play(start(loose=True), CLUE_A, T(3), PASS_B)  # A may give a second, or B
+    assert s.may_give_clue() == (A, B)
+    refused(s, T(8), RejectReason.NO_CLUE)
+    s = play(s, CLUE_A, T(4), PASS_B)  # two in a row: now only B may
+    s, out = step(s, T(8))
+    assert (out.result, out.guesser) == (Result.AGENT, A)
+
+
+def test_a_first_touch_the_rules_refuse_gives_no_clue():
+    """Rulebook: "A word that is covered by a green agent card does not need to be guessed
+    anymore." A first touch on it (or on a word this guesser missed) is refused as
+    during the turn, and no clue is taken with it: the turn has not started."""
+    s = play(start(), CLUE_A, T(18), CLUE_B, T(8), PASS_A)  # B missed 18; A found 8
+    assert (s.phase, s.clue_giver, s.guesser) == (Phase.AWAITING_CLUE, A, B)
+    refused(s, T(8), RejectReason.COVERED)
+    refused(s, T(18), RejectReason.ALREADY_MISSED)
+
+
+def test_the_word_the_last_turn_missed_waits_for_its_timer_token():
+    """Rulebook: "If your partner touches a word you see as tan, mark it with a timer token. Take a
+    token from the time bank and place it on the word card". That hand comes after the
+    turn's end: a touch on the word before the next clue starts no turn (it would be the
+    next guesser's guess, judged by the other side). With the clue key first, the word
+    may be guessed: "A word marked by a timer token for one player may still be guessed
+    by the other player." """
+    s = play(start(), CLUE_A, T(0), T(8))  # B misses 8 (A's side): the turn ends
+    assert (s.clue_giver, s.guesser, s.token_due) == (B, A, 8)
+    refused(s, T(8), RejectReason.NO_CLUE)
+    keyed, out = step(play(s, CLUE_B), T(8))  # A guesses it on B's clue: agent on B's side
+    assert (out.result, out.guesser) == (Result.AGENT, A)
+    assert keyed.token_due is None
+    other, out = step(s, T(9))  # any other word: A's first guess
+    assert (out.result, out.guesser, other.token_due) == (Result.AGENT, A, None)
+    passed = play(other, PASS_A)  # a turn ended by a pass leaves no token to place
+    assert passed.token_due is None
+    s, out = step(passed, T(1))
+    assert (out.result, out.guesser) == (Result.AGENT, B)
+
+
+def test_undo_takes_back_the_first_touch_with_the_clue_it_gave():
+    """Stand decision (docs/rules.md "Undo"): undo returns to the state before the last accepted
+    event. A first touch and its clue are one event: back to awaiting the clue."""
+    before = play(start(), CLUE_A, T(3), PASS_B)
+    after, _ = step(before, T(8))
+    undone, out = step(after, UNDO)
+    assert (out.result, out.undone) == (Result.UNDO, T(8))
+    assert undone == before and undone.phase is Phase.AWAITING_CLUE
+
+
+def test_the_turn_ends_as_a_pass_when_the_guesser_has_nothing_left_to_find():
+    """Rulebook: "If all 9 words that you see as green have been covered by agent cards, tell your
+    partner that he or she has no words left to guess." Every open word is then a
+    bystander or an assassin on the giver's side; the guesser ends the turn "by taking a
+    timer token from the time bank" (check side first: "If only bystander-side-up
+    tokens are left, the guesser takes one of these instead"), and it scores: "1 point
+    for each timer token that a player took when ending a turn after a correct guess".
+    "Your partner will be the one who gives clues on all remaining turns." """
+    for mission, bank in ((Mission(9, 5), (3, 5)), (STANDARD, (0, 8))):
+        s = play(start(mission), CLUE_A, *touches(A_AGENTS[:-1]))
+        assert s.phase is Phase.GUESSING
+        s, out = step(s, T(A_AGENTS[-1]))
+        assert (out.result, out.guesser, out.announced) == (Result.AGENT, B, (A,))
+        assert (out.turn_over, out.tokens) == (True, 1)
+        assert (s.phase, s.passes, (s.bank_check, s.bank_bystander)) == (
+            Phase.AWAITING_CLUE,
+            1,
+            bank,
+        )
+        assert (s.clue_giver, s.guesser) == (B, A)
+        refused(s, PASS_B, RejectReason.PASS_NO_TURN)  # nothing left to end
+        s = play(s, T(8))  # A's touch gives B's clue (B gives every clue now)
+        assert s.givers == (A, B)
+    # The last token: sudden death follows, as after any turn.
+    s = play(start(Mission(1, 1)), CLUE_A, *touches(A_AGENTS))
+    assert (s.phase, s.passes, s.guesser) == (Phase.SUDDEN_DEATH, 1, A)
+
+
+def test_a_game_of_rules_version_1_replays_by_them():
+    """docs/rules.md: a game journaled before version 2 goes on by the rules it was started
+    under, so an update leaves a game in play as it was: a touch waits for the clue key,
+    and finding the giver's last word leaves the turn to the pass key."""
+    s = Duet.start(card_of(DEFAULT), rules_version=1)
+    s = play(s, CLUE_A, T(3), PASS_B)
+    refused(s, T(8), RejectReason.NO_CLUE)
+    s = play(s, CLUE_B, *touches(B_AGENTS))
+    assert s.phase is Phase.GUESSING and s.nothing_left_to_guess(A)
+    s, out = step(s, PASS_A)
+    assert (out.result, s.passes) == (Result.PASS, 2)
+    assert "rules_version=1" in repr(s) and eval(repr(s)) == s
+    with pytest.raises(ValueError):
+        Duet.start(card_of(DEFAULT), rules_version=3)
+
+
+def test_turn_marks_are_the_words_the_givers_hand_covers_or_marks():
+    """Rulebook: the giver covers a found word ("Cover it with a green agent card") and marks a
+    missed one with a timer token, for this turn's touches; until the next clue, a
+    touch on such a word is that hand (the stand shows no refusal of it)."""
+    s = play(start(), CLUE_A, T(3), T(4))
+    assert s.turn_marks == {3, 4}
+    s = play(s, T(18))  # the turn ends on a bystander: its token too
+    assert s.turn_marks == {3, 4, 18}
+    assert play(s, CLUE_B).turn_marks == frozenset()
+    first = play(s, T(8))  # a first touch gives the clue: the new turn's first mark
+    assert first.turn_marks == {8}
+    assert play(first, UNDO).turn_marks == {3, 4, 18}
 
 
 # ----- the time bank ------------------------------------------------------------------
@@ -664,7 +810,7 @@ def test_mission_6_6_example_every_turn_takes_one_token():
     tokens are left, the guesser takes one of these instead". Six turns, then sudden
     death; won in it, the score is 0 for the bank + 4 passes - 1 = 3."""
     s = start(Mission.parse("6-6"))
-    s = play(s, CLUE_A, *touches(A_AGENTS), PASS_B)  # A announces
+    s = play(s, CLUE_A, *touches(A_AGENTS))  # A announces
     assert (s.turns_left, s.passes) == (5, 1)
     s = play(s, CLUE_B, T(8), T(18))  # agent, then a bystander on B's side
     assert (s.turns_left, s.mistakes_left) == (4, 4)
@@ -697,7 +843,7 @@ def test_mission_9_5_example_won_with_a_score():
     s = play(s, CLUE_A, T(5), T(6), T(7))
     s, out = step(s, T(13))
     assert out.announced == (A,)
-    s = play(s, PASS_B)
+    assert (out.turn_over, out.tokens) == (True, 1)  # nothing left for B: a pass, taken
     assert (s.bank_check, s.bank_bystander) == (2, 4)
     s = play(s, CLUE_B, T(10), T(11), T(12))
     assert s.status is Status.PLAYING
@@ -857,11 +1003,15 @@ def test_penalty_on_the_last_token_then_the_last_agent_still_wins():
     """ "So you win when the last agent card is placed": a turn that finds the last agent
     needs no token, so the penalty's empty bank does not stop it. Only the turn's end
     (a pass or a bystander) needs a token."""
-    s = play(start(Mission(1, 1)), CLUE_A, PENALTY, *touches(A_AGENTS))
+    s = play(start(Mission(1, 1)), CLUE_A, PENALTY, *touches(A_AGENTS[:-1]))
     assert s.turns_left == 0 and s.phase is Phase.GUESSING
-    s = play(s, PASS_B)
-    assert outcome_of(s) == LOSES_AT_ONCE  # passing would need a token
-    s = play(start(Mission(2, 0)), CLUE_A, *touches(A_AGENTS), PASS_B, CLUE_B, PENALTY)
+    lost = play(s, PASS_B)
+    assert outcome_of(lost) == LOSES_AT_ONCE  # passing would need a token
+    # So does the turn's end by itself, once nothing is left to find.
+    s, out = step(s, T(A_AGENTS[-1]))
+    assert (out.result, out.turn_over, out.tokens) == (Result.AGENT, True, 0)
+    assert outcome_of(s) == LOSES_AT_ONCE
+    s = play(start(Mission(2, 0)), CLUE_A, *touches(A_AGENTS), CLUE_B, PENALTY)
     s = play(s, *touches(B_ONLY), T(14))
     assert (s.status, s.phase) == (Status.WON, Phase.OVER)
 
@@ -959,7 +1109,7 @@ def test_sudden_death_only_the_seat_with_words_left_guesses_and_the_last_agent_w
     your guesses are correct and you find the last green agent, you both win!" docs/rules.md
     "Sudden death": "unless only one seat can guess" (then touches count without arming).
     Score: "Subtract 1 point if you needed the sudden death turn to win." (1 pass - 1 = 0)."""
-    s = play(start(Mission(1, 1)), CLUE_A, *touches(A_AGENTS), PASS_B)
+    s = play(start(Mission(1, 1)), CLUE_A, *touches(A_AGENTS))
     assert s.phase is Phase.SUDDEN_DEATH
     # B has nothing left to guess (A's agents are all covered): B cannot arm.
     refused(s, CLUE_B, RejectReason.NOTHING_LEFT_TO_GUESS)
@@ -1003,7 +1153,7 @@ def test_win_at_once_even_in_the_middle_of_a_turn():
     win the game!" "So you win when the last agent card is placed." No pass needed, and a
     finished game takes no more guesses. Score: bank 8, minus the winning turn's token:
     3 * 7 + 1 pass = 22."""
-    s = play(start(), CLUE_A, *touches(A_AGENTS), PASS_B, CLUE_B)
+    s = play(start(), CLUE_A, *touches(A_AGENTS), CLUE_B)
     s = play(s, *touches([8, 9, 10, 11, 12]))
     assert s.status is Status.PLAYING
     assert s.agents_found == 14
@@ -1026,19 +1176,19 @@ def score_game(events: list[Event], mission: Mission = STANDARD) -> Duet:
     ("events", "mission", "score"),
     [
         # Two turns: bank 8 at the win -> 3 * 7 + 1 pass.
-        ([CLUE_A, *touches(A_AGENTS), PASS_B, CLUE_B, *touches([8, 9, 10, 11, 12, 14])], None, 22),
+        ([CLUE_A, *touches(A_AGENTS), CLUE_B, *touches([8, 9, 10, 11, 12, 14])], None, 22),
         # A bystander, two passes: bank 6 at the win -> 3 * 5 + 2.
         (
             seq(
                 [CLUE_A, T(0), T(18), CLUE_B, T(8), PASS_A],
-                [CLUE_A, *touches(A_AGENTS[1:]), PASS_B, CLUE_B, *touches([9, 10, 11, 12, 14])],
+                [CLUE_A, *touches(A_AGENTS[1:]), CLUE_B, *touches([9, 10, 11, 12, 14])],
             ),
             None,
             17,
         ),
         # A penalty: bank 7 at the win -> 3 * 6 + 1.
         (
-            seq([CLUE_A, PENALTY, *touches(A_AGENTS), PASS_B], [CLUE_B, *touches(B_ONLY), T(14)]),
+            seq([CLUE_A, PENALTY, *touches(A_AGENTS)], [CLUE_B, *touches(B_ONLY), T(14)]),
             None,
             19,
         ),
@@ -1056,7 +1206,7 @@ def score_game(events: list[Event], mission: Mission = STANDARD) -> Duet:
         (
             seq(
                 [CLUE_A, T(18), CLUE_B, T(19), CLUE_A, T(20), CLUE_B, T(21), CLUE_A, T(22)],
-                [CLUE_B, T(23), CLUE_A, *touches(A_AGENTS), PASS_B],
+                [CLUE_B, T(23), CLUE_A, *touches(A_AGENTS)],
                 [CLUE_B, *touches([8, 9, 10, 11, 12, 14])],
             ),
             Mission(9, 5),
@@ -1165,7 +1315,7 @@ def test_finished_game_accepts_only_undo_which_reopens_it():
     s, out = step(s, T(3))
     assert out.result is Result.AGENT
     # A won game too.
-    almost = play(start(), CLUE_A, *touches(A_AGENTS), PASS_B, CLUE_B, *touches(B_ONLY))
+    almost = play(start(), CLUE_A, *touches(A_AGENTS), CLUE_B, *touches(B_ONLY))
     won = play(almost, T(A_ASSASSIN_B_AGENT))
     assert won.status is Status.WON
     refused(won, CLUE_A, RejectReason.GAME_OVER)
@@ -1188,7 +1338,7 @@ GAMES: list[tuple[Mission, bool, list[Event]]] = [
     (STANDARD, False, [CLUE_A, T(0), T(18), CLUE_B, T(18), CLUE_A, *touches(A_AGENTS[1:])]),
     (Mission(9, 5), True, [CLUE_B, T(8), PASS_A, CLUE_B, PENALTY, T(3), CLUE_A, T(4), PASS_B]),
     (Mission(1, 1), False, [CLUE_A, T(3), PASS_B, CLUE_A, T(8), CLUE_B, T(18)]),
-    (Mission(1, 1), False, [CLUE_A, *touches(A_AGENTS), PASS_B, *touches(B_ONLY), T(14)]),
+    (Mission(1, 1), False, [CLUE_A, *touches(A_AGENTS), *touches(B_ONLY), T(14)]),
     (Mission(1, 0), False, [CLUE_A, T(18), UNDO, T(3), PASS_B]),
 ]
 

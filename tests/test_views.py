@@ -252,6 +252,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "cannot_save",  # the stand's own state, nothing of any side
         "input_lost",  # the stand's own state: a device stopped answering
         "partner_panel_failed",  # the stand's own state: the other screen fails
+        "held",  # that, and the public phase: the partner's clue is next
         "hint",  # the stand's own state: a key that did nothing, what to press
         "repaired",  # the stand's own state: the journal was damaged on start
         "next_mission",  # the stand's own settings: the mission chosen for the next game

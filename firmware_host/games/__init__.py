@@ -140,6 +140,9 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
     play (`AnyGame`) and passes back to it only what it gave."""
 
     name: str
+    # The rules version new games are journaled under. A start record of an older
+    # one is replayed by its own rules (`from_start_record` reads it); a newer one,
+    # or one that is not a version, is refused (`of_record`).
     rules_version: int
     menu_items: tuple[str, ...]  # the stand's menu entries (stand.Item values), top down
     seat_names: tuple[tuple[str, Seat], ...]  # what `render --seat` takes, each seat
@@ -184,6 +187,18 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
     def quiet(self, state: StateT) -> bool:
         """A quiet moment at the table: a turn has ended and the next clue is being
         thought of (the panels' ghosting may be cleared now)."""
+        ...
+
+    def clue_by(self, state: StateT, event: EventT) -> Seat | None:
+        """The seat whose clue `event` gives now, by its key or by the guess that
+        follows the clue said aloud (None: it gives none). That seat needs to see its
+        side for it: the stand holds the event while that seat's panel fails."""
+        ...
+
+    def turn_marks(self, state: StateT) -> frozenset[int]:
+        """The words the clue giver covers or marks for this turn's touches (since its
+        clue; once it has ended, until the next one): a touch on one of them is that
+        hand on the table, not a guess, and the stand shows no refusal of it."""
         ...
 
     def last_outcome(self, state: StateT) -> OutcomeT | None: ...
@@ -306,13 +321,16 @@ def of_state(state: object) -> AnyGame:
 
 def of_record(head: dict[str, Any]) -> AnyGame:
     """The game of a journal's start record (none named: Duet, as before classic),
-    refusing a rules version this keystand does not know."""
+    refusing a rules version this keystand does not know (a newer one)."""
     game = get(str(head.get("game", "duet")))
     version = head.get("rules", 1)
-    if version != game.rules_version:
+    # An older version is the game's to replay by its own rules (a game in play
+    # survives an update); a newer one would replay to another game: refused.
+    if type(version) is not int or not 1 <= version <= game.rules_version:
         raise GameError(
             f"a {game.name} game journaled under rules version {version!r}; this keystand "
             f"plays version {game.rules_version}"
+            + (f" (and replays 1 to {game.rules_version - 1})" if game.rules_version > 1 else "")
         )
     return game
 

@@ -8,6 +8,13 @@ undo is an event that returns to the state before the last accepted one.
 
 Seats: the seat that gives the clue is the giver; its partner guesses, and a
 touched word is judged by the giver's side only.
+
+Rules version 2 (new games) reads the table as the cardboard does (docs/rules.md
+"What the table says without a key"): once the next giver is known, the
+guesser's first touch is that giver's clue and its first guess; a word the last
+turn ended on waits for the giver's timer token and starts no turn; a turn whose
+guesser has nothing left to find ends as a pass. A game journaled under version
+1 replays by version 1 (`rules_version`), so a game in play survives an update.
 """
 
 from __future__ import annotations
@@ -20,6 +27,14 @@ from .card import AGENTS_TO_FIND, Card, Key, Seat
 from .core import BaseRejection, BaseRejectReason, Referee
 from .events import Clue, Event, Pass, Penalty, Touch, Undo
 from .mission import STANDARD, Mission
+
+# The rules new games are played and journaled under; bump when a change would
+# replay an old event list to a different state (the journal's start record names
+# it, and an older game replays by its own: see `Duet.rules_version`).
+RULES_VERSION = 2
+# Version 2 reads the table: the guesser's first touch gives the known giver's clue,
+# the word the last turn missed waits for its token, no words left ends the turn.
+READS_TABLE = 2
 
 
 class Status(enum.Enum):
@@ -101,7 +116,9 @@ class Outcome:
 
     `announced` lists the seats whose own agents became all covered with this
     event: each must tell its partner "nothing left for you to guess", the one
-    fact about a side the rules let reach the other seat.
+    fact about a side the rules let reach the other seat. An agent found that
+    leaves its guesser nothing to find ends the turn as a pass would (`turn_over`,
+    one token taken) under rules version 2.
     """
 
     event: Event
@@ -143,6 +160,12 @@ class Duet(Referee[Event, Outcome, Rejection]):
     penalised: bool  # the current clue was called invalid
     armed: Seat | None  # sudden death: the seat that said it is guessing
     sudden_death: bool  # the game reached sudden death
+    # The word whose miss ended the last turn, until the next clue: its timer token
+    # is placed after the turn, and the hand placing it is no guess (None: the last
+    # turn ended otherwise, or a clue came since).
+    token_due: int | None = None
+    # The rules this game is played by (a game journaled under version 1 replays by it).
+    rules_version: int = RULES_VERSION
 
     # ----- construction -------------------------------------------------------------
 
@@ -154,7 +177,10 @@ class Duet(Referee[Event, Outcome, Rejection]):
         *,
         loose_order: bool = False,
         first: Seat | None = None,
+        rules_version: int = RULES_VERSION,
     ) -> Duet:
+        if not 1 <= rules_version <= RULES_VERSION:
+            raise ValueError(f"Duet rules version {rules_version!r}: expected 1..{RULES_VERSION}")
         return cls(
             card=card,
             mission=mission,
@@ -177,6 +203,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
             penalised=False,
             armed=None,
             sudden_death=False,
+            rules_version=rules_version,
         )
 
     @classmethod
@@ -188,14 +215,19 @@ class Duet(Referee[Event, Outcome, Rejection]):
         *,
         loose_order: bool = False,
         first: Seat | None = None,
+        rules_version: int = RULES_VERSION,
     ) -> Duet:
-        return cls.start(card, mission, loose_order=loose_order, first=first).apply_all(events)
+        start = cls.start(
+            card, mission, loose_order=loose_order, first=first, rules_version=rules_version
+        )
+        return start.apply_all(events)
 
     def __repr__(self) -> str:
         first = f", first={self.first!r}" if self.first else ""
+        old = f", rules_version={self.rules_version}" if self.rules_version != RULES_VERSION else ""
         return (
             f"Duet.replay({self.card!r}, {self.mission!r}, {list(self.log)!r}, "
-            f"loose_order={self.loose_order!r}{first})"
+            f"loose_order={self.loose_order!r}{first}{old})"
         )
 
     # ----- what anyone at the table can see ------------------------------------------
@@ -232,6 +264,23 @@ class Duet(Referee[Event, Outcome, Rejection]):
     def covered(self) -> frozenset[int]:
         """Cells nobody may guess again: an agent card on them, or missed by both seats."""
         return self.agents | (self.misses_a & self.misses_b)
+
+    @property
+    def turn_marks(self) -> frozenset[int]:
+        """The words this turn's touches left for the clue giver's hand, since the
+        turn's clue (and, once it has ended, until the next): an agent card on each
+        word found, a timer token on the word missed. A touch on one of them then is
+        that hand, not a guess: the stand shows no refusal of it."""
+        marks: set[int] = set()
+        state = self
+        while state.previous is not None:
+            before = state.previous
+            marks |= state.agents - before.agents
+            marks |= (state.misses_a - before.misses_a) | (state.misses_b - before.misses_b)
+            if len(state.givers) > len(before.givers):
+                break  # the turn's clue: given with its key, or by the first touch
+            state = before
+        return frozenset(marks)
 
     def nothing_left_to_guess(self, seat: Seat) -> bool:
         """True when every agent on the partner's side is covered (the partner says so)."""
@@ -339,6 +388,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
             givers=(*self.givers, seat),
             correct_this_turn=0,
             penalised=False,
+            token_due=None,
         )
         return state, Outcome(event, Result.CLUE, guesser=seat.partner)
 
@@ -350,7 +400,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
 
     def _touch(self, event: Touch) -> tuple[Duet, Outcome] | RejectReason:
         if self.phase is Phase.AWAITING_CLUE:
-            return RejectReason.NO_CLUE
+            return self._first_touch(event)
         if self.phase is Phase.SUDDEN_DEATH:
             guesser = self._sudden_death_guesser()
             if guesser is None:
@@ -372,6 +422,28 @@ class Duet(Referee[Event, Outcome, Rejection]):
             return self._cover(event, cell, guesser)
         return self._miss(event, cell, guesser)
 
+    def _first_touch(self, event: Touch) -> tuple[Duet, Outcome] | RejectReason:
+        """A touch while a clue is awaited. The clue is said aloud and the guesser
+        touches only after it ("Each turn consists of exactly one clue and one or
+        more guesses"; "On a turn when you give the clue, your partner will make
+        guesses ... by touching one of the word cards"): once the rules know who
+        gives it, the touch is that clue's first guess, and the clue is taken with
+        it, in one event (undo takes both back)."""
+        giver = self.clue_giver
+        if self.rules_version < READS_TABLE or giver is None:
+            # Either seat may give it (the first clue, or the looser order): which
+            # side judges the touch is not known until a clue key says who gave it.
+            return RejectReason.NO_CLUE
+        if event.cell == self.token_due:
+            # "If your partner touches a word you see as tan, mark it with a timer
+            # token": the giver's hand placing it, after the turn, is not a guess.
+            # Judged, it would be the next guesser's, by the other side.
+            return RejectReason.NO_CLUE
+        started = self._clue(Clue(giver))
+        assert not isinstance(started, RejectReason), started  # clue_giver may give it
+        state, _ = started
+        return state._touch(event)
+
     def _cover(self, event: Touch, cell: int, guesser: Seat) -> tuple[Duet, Outcome]:
         agents = self.agents | {cell}
         announced = tuple(
@@ -384,6 +456,30 @@ class Duet(Referee[Event, Outcome, Rejection]):
             # "So you win when the last agent card is placed."
             state = replace(state, status=Status.WON, phase=Phase.OVER, giver=None)
             return state, Outcome(event, Result.AGENT, cell, guesser, turn_over=True)
+        if (
+            self.rules_version >= READS_TABLE
+            and self.phase is Phase.GUESSING
+            and state.nothing_left_to_guess(guesser)
+        ):
+            # "If all 9 words that you see as green have been covered by agent
+            # cards, tell your partner that he or she has no words left to guess."
+            # Every word still open is then a bystander or an assassin on the
+            # giver's side: a guess could only cost a mistake or the game, and the
+            # guesser ends the turn the one way that costs neither, "by taking a
+            # timer token from the time bank" (a pass: "1 point for each timer
+            # token that a player took when ending a turn after a correct guess").
+            # The stand takes that token at once instead of waiting for the key.
+            ended = state._take_pass_token()
+            if ended is None:  # an invalid-clue penalty took the last token: see _pass
+                lost = replace(
+                    state, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER
+                )
+                return lost, Outcome(
+                    event, Result.AGENT, cell, guesser, turn_over=True, announced=announced
+                )
+            return ended, Outcome(
+                event, Result.AGENT, cell, guesser, 1, turn_over=True, announced=announced
+            )
         return state, Outcome(event, Result.AGENT, cell, guesser, announced=announced)
 
     def _miss(self, event: Touch, cell: int, guesser: Seat) -> tuple[Duet, Outcome]:
@@ -410,7 +506,8 @@ class Duet(Referee[Event, Outcome, Rejection]):
             # penalty took the last one: see `_penalty`).
             state = replace(state, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
             return state, Outcome(event, Result.BYSTANDER, cell, guesser, turn_over=True)
-        state = replace(state, mistake_tokens=self.mistake_tokens + tokens)._end_turn()
+        state = replace(state, mistake_tokens=self.mistake_tokens + tokens)
+        state = state._end_turn(token_due=cell)
         return state, Outcome(event, Result.BYSTANDER, cell, guesser, tokens, turn_over=True)
 
     def _pass(self, event: Pass) -> tuple[Duet, Outcome] | RejectReason:
@@ -422,6 +519,17 @@ class Duet(Referee[Event, Outcome, Rejection]):
             return RejectReason.PASS_BY_GIVER
         if not self.correct_this_turn:
             return RejectReason.PASS_BEFORE_GUESS
+        state = self._take_pass_token()
+        if state is None:
+            # An invalid-clue penalty took the last token this turn, and ending the
+            # turn needs one more: "if a turn causes you to use up more tokens than
+            # you have, you lose immediately" (see `_penalty`).
+            state = replace(self, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
+            return state, Outcome(event, Result.PASS, guesser=event.seat, turn_over=True)
+        return state, Outcome(event, Result.PASS, guesser=event.seat, tokens=1, turn_over=True)
+
+    def _take_pass_token(self) -> Duet | None:
+        """The turn ended by its guesser taking a token, or None: the bank is empty."""
         # "the guesser ... takes a checkmark-side-up token from the time bank. If
         # only bystander-side-up tokens are left, the guesser takes one of these."
         if self.bank_check:
@@ -429,13 +537,8 @@ class Duet(Referee[Event, Outcome, Rejection]):
         elif self.bank_bystander:
             state = replace(self, bank_bystander=self.bank_bystander - 1)
         else:
-            # An invalid-clue penalty took the last token this turn, and ending the
-            # turn needs one more: "if a turn causes you to use up more tokens than
-            # you have, you lose immediately" (see `_penalty`).
-            state = replace(self, status=Status.LOST, reason=Reason.OUT_OF_TIME, phase=Phase.OVER)
-            return state, Outcome(event, Result.PASS, guesser=event.seat, turn_over=True)
-        state = replace(state, passes=self.passes + 1)._end_turn()
-        return state, Outcome(event, Result.PASS, guesser=event.seat, tokens=1, turn_over=True)
+            return None
+        return replace(state, passes=self.passes + 1)._end_turn()
 
     def _penalty(self, event: Penalty) -> tuple[Duet, Outcome] | RejectReason:
         if self.phase is not Phase.GUESSING:
@@ -464,7 +567,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
         state = replace(state, discarded=self.discarded + 1, penalised=True)
         return state, Outcome(event, Result.PENALTY, tokens=1)
 
-    def _end_turn(self) -> Duet:
+    def _end_turn(self, token_due: int | None = None) -> Duet:
         # "If you have used up your last timer token and there are still words to
         # be guessed, it is time for the sudden death turn."
         phase = Phase.SUDDEN_DEATH if self.turns_left == 0 else Phase.AWAITING_CLUE
@@ -475,6 +578,7 @@ class Duet(Referee[Event, Outcome, Rejection]):
             correct_this_turn=0,
             penalised=False,
             sudden_death=self.sudden_death or phase is Phase.SUDDEN_DEATH,
+            token_due=token_due,
         )
 
 

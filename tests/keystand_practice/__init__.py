@@ -90,6 +90,18 @@ class PracticeGame:
     def quiet(self, state: Practice) -> bool:
         return state.phase is Phase.AWAITING_CLUE
 
+    def clue_by(self, state: Practice, event: Event) -> Seat | None:
+        return None  # one key card both seats see: no clue needs one seat's screen
+
+    def turn_marks(self, state: Practice) -> frozenset[int]:
+        marks: set[int] = set()  # the words touched since the turn's clue
+        while state.previous is not None:
+            marks |= state.covered - state.previous.covered
+            if isinstance(state.made_by, rules.Clue):
+                break
+            state = state.previous
+        return frozenset(marks)
+
     def last_outcome(self, state: Practice) -> Outcome | None:
         return state.outcome
 

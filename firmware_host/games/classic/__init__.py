@@ -132,6 +132,23 @@ class ClassicGame:
     def quiet(self, state: rules.Classic) -> bool:
         return state.phase is rules.Phase.AWAITING_CLUE
 
+    def clue_by(self, state: rules.Classic, event: Event) -> Seat | None:
+        # Both spymasters give their clues from the key: the spymasters' seat.
+        awaiting = state.phase is rules.Phase.AWAITING_CLUE
+        return SPYMASTERS if awaiting and isinstance(event, Clue) else None
+
+    def turn_marks(self, state: rules.Classic) -> frozenset[int]:
+        # Every touched word gets its tile from the spymaster ("Der Agentenchef deckt
+        # diese Karte mit einem Plättchen ab"), since the turn's clue.
+        marks: set[int] = set()
+        while state.previous is not None:
+            before = state.previous
+            marks |= state.covered - before.covered
+            if isinstance(state.made_by, Clue):
+                break
+            state = before
+        return frozenset(marks)
+
     def last_outcome(self, state: rules.Classic) -> rules.Outcome | None:
         return state.last if isinstance(state.last, rules.Outcome) else None
 

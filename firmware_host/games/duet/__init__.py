@@ -19,7 +19,7 @@ from keystand.drivers.inputs.script import ScriptLineError
 from ... import rules
 from ...rules import Card, Grid, Mission, Seat
 from ...rules.card import GRID
-from ...rules.duet import Duet, Outcome, Phase, Status
+from ...rules.duet import READS_TABLE, RULES_VERSION, Duet, Outcome, Phase, Rejection, Status
 from ...script import ScriptError, parse_script
 from .. import Context, Game, KeySides, Options, Played, Step, refused
 from . import summary
@@ -27,8 +27,9 @@ from . import summary
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
 
-# Bump when a change would replay an old event list to a different state.
-RULES_VERSION = 1
+# RULES_VERSION (the rules' own): bumped when a change would replay an old event
+# list to a different state. A start record of an older version replays by it.
+__all__ = ["GAME", "RULES_VERSION", "DuetGame"]
 
 
 class DuetGame:
@@ -92,7 +93,7 @@ class DuetGame:
     def start_record(self, state: Duet) -> dict[str, Any]:
         return {
             "game": self.name,
-            "rules": self.rules_version,
+            "rules": state.rules_version,
             "card": state.card.text,
             "mission": str(state.mission),
             "loose": state.loose_order,
@@ -103,7 +104,15 @@ class DuetGame:
         card = Card.parse(str(head["card"]))
         mission = Mission.parse(str(head["mission"]))
         first = Seat(head["first"]) if head.get("first") else None
-        return Duet.start(card, mission, loose_order=bool(head.get("loose", False)), first=first)
+        # A game journaled before version 2 goes on by the rules it was started under
+        # (games.of_record refused a version this keystand does not know).
+        return Duet.start(
+            card,
+            mission,
+            loose_order=bool(head.get("loose", False)),
+            first=first,
+            rules_version=int(head.get("rules", 1)),
+        )
 
     def playing(self, state: Duet) -> bool:
         return state.status is Status.PLAYING
@@ -112,11 +121,31 @@ class DuetGame:
         return Options(state.mission, state.loose_order, state.first)
 
     def cursor_seat(self, state: Duet) -> Seat | None:
-        guessing = state.phase in (Phase.GUESSING, Phase.SUDDEN_DEATH)
-        return state.guesser if guessing else None
+        if state.phase in (Phase.GUESSING, Phase.SUDDEN_DEATH):
+            return state.guesser
+        # Once the giver is known, the guesser's first touch gives the clue (rules
+        # version 2): it may pick its word before anyone presses a key.
+        known = state.clue_giver is not None and state.rules_version >= READS_TABLE
+        if state.phase is Phase.AWAITING_CLUE and known:
+            assert state.clue_giver is not None
+            return state.clue_giver.partner
+        return None
 
     def quiet(self, state: Duet) -> bool:
         return state.phase is Phase.AWAITING_CLUE
+
+    def clue_by(self, state: Duet, event: rules.Event) -> Seat | None:
+        if state.phase is not Phase.AWAITING_CLUE:
+            return None  # in sudden death the clue key says "I am guessing"
+        if isinstance(event, rules.Clue):
+            return event.seat
+        if isinstance(event, rules.Touch):  # the first guess gives the known giver's clue
+            _, result = state.apply(event)
+            return None if isinstance(result, Rejection) else state.clue_giver
+        return None
+
+    def turn_marks(self, state: Duet) -> frozenset[int]:
+        return state.turn_marks
 
     def last_outcome(self, state: Duet) -> Outcome | None:
         return state.outcome

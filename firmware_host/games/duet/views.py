@@ -113,6 +113,11 @@ def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView
         cannot_save=context.cannot_save,
         input_lost=context.input_lost,
         partner_panel_failed=context.partner_panel_failed,
+        # The partner's clue is next and needs its side: the stand takes none until
+        # its panel shows frames again (stand.held), and this screen says so.
+        held=context.partner_panel_failed
+        and state.phase is Phase.AWAITING_CLUE
+        and state.clue_giver is seat.partner,
         hint=context.hint,
         repaired=Repaired(context.repaired) if context.repaired else None,
         # Until the next game applies it; not once this one is over (the end
