@@ -56,6 +56,12 @@ class Style:
     hint_lines: int = 1  # the menu's foot line (what the keys do), landscape; portrait 2
     code_across: bool = False  # the end screen's code and foot line span the width
     foot_lines: int = 1  # the end screen's line under the code: what starts the next game
+    # The end screen's words beside the grids have no room for the score under
+    # them: it stands, a framed number, at the right of the mission's line.
+    end_score_row: bool = False
+    # The Duet play screen's lines for the sub where it needs fewer than `sub_lines`
+    # (classic's): its room goes to the mission's line under the grid (0: the same).
+    play_sub_lines: int = 0
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,7 @@ _STYLES: dict[str, Style] = {
         counter_signs=True,
         end_beside=True,
         end_text=116,
+        end_score_row=True,
         code_across=True,
         hint_lines=2,
         code=14,
@@ -160,12 +167,15 @@ _STYLES: dict[str, Style] = {
         label=13,
         number=24,
         counter_signs=True,
-        title=20,
+        title=18,  # "Gewonnen!" in the end screen's column of words, the grids' cells 14 px
         sub_lines=2,
         note_lines=3,
-        reason_lines=1,
+        reason_lines=3,
         shared_message=True,
         hint_lines=2,
+        end_beside=True,
+        end_text=104,
+        code_across=True,
     ),
     "epd4in2_V2": Style(
         grid=230,
@@ -177,7 +187,7 @@ _STYLES: dict[str, Style] = {
         sub_lines=2,
         last_lines=2,
         note_lines=3,
-        reason_lines=1,
+        reason_lines=2,
         margin=4,
         gap=8,
         code=16,
@@ -189,12 +199,14 @@ _PORTRAIT: dict[str, Style] = {
         _STYLES["epd2in13_V4"],
         grid=94,
         sub_lines=2,
+        play_sub_lines=1,  # the mission's line under the grid: each Duet sub fits one
         note_lines=3,
         end_beside=False,
         code_across=False,
         reason_lines=2,
         foot_lines=2,
         hint_lines=4,
+        end_score_row=False,
         gap=2,  # the grid's 18 px cells and three lines of notes: every pixel counts
     ),
     "epd2in9_V2": replace(
@@ -207,10 +219,14 @@ _PORTRAIT: dict[str, Style] = {
     "epd2in7_V2": replace(
         _STYLES["epd2in7_V2"],
         grid=131,
+        headline=14,
+        headline_lines=1,
         counter_inline=True,
         sub_lines=1,
         note_lines=2,
         reason_lines=2,
+        end_beside=False,
+        code_across=False,
     ),
     "epd4in2_V2": replace(
         _STYLES["epd4in2_V2"],

@@ -51,7 +51,7 @@ from keystand.layouts import menu as menu_screen
 from keystand.layouts import play as play_screen
 from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
-from keystand.layouts.i18n import STRINGS_DIR, slot, strings
+from keystand.layouts.i18n import STRINGS_DIR, mission_forms, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
 from keystand.layouts.text import width as text_width
 from keystand.layouts.view import HINTS
@@ -339,6 +339,13 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
                 text = f"{text} {NAMED[key]}"
             out.append((slot(table, key), f"{table}.{key}", text))
     out += [("number", "number", n) for n in WORST_NUMBERS]
+    # The mission in play under the grid and on the end screen: its shortest
+    # name (a box too narrow for "Джакарта 7-7" says "Джакарта"; `mission_forms`).
+    names = strings(lang)["mission_name"]
+    for key in names:
+        short = mission_forms(lang, key, str(NAMED[key]))[-1]
+        out.append(("mission", f"mission.{key}", short))
+    out.append(("mission", "mission.own", f"{MAX_TURNS}-{MAX_TURNS}"))
     return out
 
 
