@@ -45,7 +45,8 @@ class Shape:
 SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
 # nothing, the grid back, the grid's calibration asked for, done, or missed, a
-# setting not saved yet, the partner leaving the game for a new one.
+# setting not saved yet, the partner leaving the game for a new one, a new
+# campaign the disk refused.
 HINTS = (
     "hold_menu",
     "new_game",
@@ -56,6 +57,7 @@ HINTS = (
     "not_corner",
     "settings_unsaved",
     "partner_new_game",
+    "campaign_unsaved",
 )
 
 

@@ -337,6 +337,8 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
                 continue
             if table == "mission_name":
                 text = f"{text} {NAMED[key]}"
+            if "{won}" in text:  # a campaign's row: the widest counts it may show
+                text = text.format(won="99+", best=88)
             out.append((slot(table, key), f"{table}.{key}", text))
     out += [("number", "number", n) for n in WORST_NUMBERS]
     # The mission in play under the grid and on the end screen: its shortest

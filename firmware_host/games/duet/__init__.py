@@ -44,6 +44,8 @@ class DuetGame:
         "mission",
         "order",
         "first_clue",
+        "campaign",
+        "new_campaign",
         "language",
         "history",
         "game",
