@@ -50,7 +50,7 @@ def of(data: dict[str, Any]) -> Campaign:
     file edited, or damaged) is passed over, as a history line is."""
     rows = []
     missions = data.get("missions")
-    for text, entry in (missions.items() if isinstance(missions, dict) else ()):
+    for text, entry in missions.items() if isinstance(missions, dict) else ():
         try:
             mission = Mission.parse(str(text))
         except MissionError:

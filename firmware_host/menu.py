@@ -101,7 +101,8 @@ class Menu:
     index: int = 0
     items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    confirming: bool = False  # New game, Game (a game in play), Invalid clue or New campaign chosen once
+    # New game, Game (a game in play), Invalid clue or New campaign chosen once.
+    confirming: bool = False
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
     campaign: dict[str, Any] | None = None  # the campaign (the store's object), while shown

@@ -21,7 +21,16 @@ from PIL import Image, ImageDraw
 from . import i18n
 from .geometry import Box, grid_size, inclusive
 from .panels import PanelSpec
-from .play import PAD, Counter, mission_caption, cell_looks, counter, digits, draw_grid, number_width
+from .play import (
+    PAD,
+    Counter,
+    cell_looks,
+    counter,
+    digits,
+    draw_grid,
+    mission_caption,
+    number_width,
+)
 from .text import BLACK, TextBox, draw_text, line_height, width
 from .view import SQUARE, Ending, SeatView, Shape, Who
 

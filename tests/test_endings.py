@@ -127,10 +127,18 @@ def test_each_way_is_the_rules_own_ending() -> None:
     assert reasons["won in sudden death"] == (Status.WON, None, True)
     assert reasons["assassin in sudden death"] == (Status.LOST, Reason.ASSASSIN, True)
     assert reasons["bystander in sudden death"] == (Status.LOST, Reason.SUDDEN_DEATH, True)
-    for name in ("a mistake costs two turns, one left", "the penalty left one, a mistake costs two"):
+    two_needed = (
+        "a mistake costs two turns, one left",
+        "the penalty left one, a mistake costs two",
+    )
+    for name in two_needed:
         assert reasons[name] == (Status.LOST, Reason.OUT_OF_TIME, False)
         assert WAYS[name][0].turns_left == 1  # "1 turn left" on the counter, as the issue saw
-    for name in ("the penalty took the last, then a bystander", "the penalty took the last, then a pass"):
+    penalty = (
+        "the penalty took the last, then a bystander",
+        "the penalty took the last, then a pass",
+    )
+    for name in penalty:
         assert reasons[name] == (Status.LOST, Reason.OUT_OF_TIME, False)
         assert WAYS[name][0].turns_left == 0
     assert all(s.phase is Phase.OVER for s, _, _ in WAYS.values())
@@ -223,11 +231,13 @@ def test_a_loss_with_one_turn_left_says_the_mistake_cost_two() -> None:
     giver = state.givers[-1].partner
     state, _ = state.apply(Clue(giver))
     missed = state.misses(giver.partner) | state.covered
-    state, _ = state.apply(Touch.at(next(i for i in cells(giver, Key.BYSTANDER) if i not in missed)))
+    word = next(i for i in cells(giver, Key.BYSTANDER) if i not in missed)
+    state, _ = state.apply(Touch.at(word))
     assert state.status is Status.LOST and state.turns_left == 1
     view = views.for_seat(state, A, Context())
     assert view.end is not None and view.end.reason == "out_of_time"
-    assert strings("en")["end_reason"]["out_of_time"] == "Out of time: a bystander costs 2 turns, 1 left"
+    said = strings("en")["end_reason"]["out_of_time"]
+    assert said == "Out of time: a bystander costs 2 turns, 1 left"
 
 
 # ----- classic: who ended it -----------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_layouts import ALL_MOUNTS, says, view
 
-from keystand import layouts, screens
+from keystand import screens
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.layouts import MissionLabel, Stage, languages, panel, render
 from keystand.layouts import end as end_screen
@@ -33,9 +33,9 @@ RULEBOOK = {
     # duet-rules-de.txt: "Moskau 8-8, Bangkok 7-7 und Singapur 6-6 sind genau wie die
     # Standardmission"; "Kairo 9-5 9 Zeitmarker gesamt".
     "de": "Moskau 8-8, Bangkok 7-7 und Singapur 6-6 ... Kairo 9-5",
-    # duet-rules-ru.txt: "Москва 8–8, Джакарта 7–7 и Сингапур 6–6 — это стандартные
-    # миссии"; "Каир 9–5 9 жетонов времени" (an en dash between the numbers).
-    "ru": "Москва 8–8, Джакарта 7–7 и Сингапур 6–6 ... Каир 9–5",
+    # duet-rules-ru.txt: "Москва 8-8, Джакарта 7-7 и Сингапур 6-6 это стандартные
+    # миссии"; "Каир 9-5 9 жетонов времени" (its numbers joined by an en dash, U+2013).
+    "ru": "Москва 8\u20138, Джакарта 7\u20137 и Сингапур 6\u20136 ... Каир 9\u20135",
 }
 
 
@@ -43,7 +43,7 @@ RULEBOOK = {
 def test_each_mission_is_named_as_its_language_s_rulebook_names_it(lang: str) -> None:
     """The German rulebook calls 7-7 Bangkok (shared/rules/NOTES.md); so do the
     German screens. Every name the screens have is a mission a rulebook names."""
-    book = RULEBOOK[lang].replace("–", "-")
+    book = RULEBOOK[lang].replace("\u2013", "-")
     names = strings(lang)["mission_name"]
     for key in names:
         assert key in NAMED
@@ -52,7 +52,12 @@ def test_each_mission_is_named_as_its_language_s_rulebook_names_it(lang: str) ->
 
 
 CAIRO = MissionLabel("cairo", "9-5")
-MISSIONS = [CAIRO, MissionLabel(None, "9-9"), MissionLabel("jakarta", "7-7"), MissionLabel(None, "25-25")]
+MISSIONS = [
+    CAIRO,
+    MissionLabel(None, "9-9"),
+    MissionLabel("jakarta", "7-7"),
+    MissionLabel(None, "25-25"),
+]
 
 
 @pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
@@ -66,7 +71,7 @@ def test_the_play_screen_names_the_mission_under_the_grid(model: str, rotation: 
     assert box is not None
     w, h = spec.size
     x0, y0, x1, y1 = box.box
-    assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h
+    assert x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
     grid_bottom = lay.grid_y + 5 * lay.cell + 1  # the grid's outer line
     assert y0 >= grid_bottom
     for block in lay.blocks():  # the column's boxes: beside it, or under it
@@ -90,11 +95,12 @@ def layouts_diff(a, b):  # type: ignore[no-untyped-def]
 
 
 def inside(inner: tuple[int, ...], outer: tuple[int, ...]) -> bool:
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+    x0, y0, x1, y1 = inner
+    return outer[0] <= x0 and outer[1] <= y0 and x1 <= outer[2] and y1 <= outer[3]
 
 
 def test_the_full_name_shows_but_where_a_panel_is_too_narrow() -> None:
-    """"Cairo 9-5" in full everywhere, in every language; only the 2.13" mounted
+    """ "Cairo 9-5" in full everywhere, in every language; only the 2.13" mounted
     landscape, its grid 95 px wide, says the longest names without their numbers."""
     short = set()
     for model, rotation in ALL_MOUNTS:
@@ -174,7 +180,8 @@ def test_the_end_screen_says_clue_new_game_when_nothing_else_was_chosen(tmp_path
     spec = panel("epd2in9_V2")
     lay = end_screen.layout(spec)
     _, foot = end_screen.code_boxes(lay.code, lay.code_lines, lay.code_size)
-    assert says(render(v, spec, "de"), spec, strings("de")["end_hint"]["new_game"], foot, center=True)
+    new_game = strings("de")["end_hint"]["new_game"]
+    assert says(render(v, spec, "de"), spec, new_game, foot, center=True)
 
 
 def test_a_seat_view_carries_the_mission_of_the_game_it_shows(tmp_path: Path) -> None:

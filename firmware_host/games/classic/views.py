@@ -73,6 +73,8 @@ def win(state: Classic) -> Win | None:
     if state.reason is Reason.ALL_FOUND and state.outcome is not None:
         return _FOUND_BY.get(state.outcome.result, Win.ALL_FOUND)
     return _WIN[state.reason]
+
+
 _LAST = {
     Result.CLUE: ClassicLastKind.CLUE,
     Result.OWN_AGENT: ClassicLastKind.AGENT,
