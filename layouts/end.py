@@ -31,7 +31,7 @@ from .play import (
     mission_caption,
     number_width,
 )
-from .text import BLACK, TextBox, draw_text, line_height, width
+from .text import BLACK, TextBox, draw_text, font, line_height, width
 from .view import SQUARE, Ending, SeatView, Shape, Who
 
 GRID_GAP = 6
@@ -55,6 +55,7 @@ class EndLayout:
     place: Box = (0, 0, 0, 0)  # all the code's place: the code, then the foot line
     mission: TextBox | None = None  # the mission the game was, under the title
     lost: TextBox | None = None  # why a lost game was lost: the score's room too
+    mission_right: bool = False  # the mission stands at the title line's right end
 
     @property
     def reason_lost(self) -> TextBox:
@@ -139,8 +140,15 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     elif w - 2 * m - score_w - st.gap >= MIN_BAND:
         band_w = w - 2 * m - score_w - st.gap
         title = TextBox(m, m, band_w, st.title)
-        mission = TextBox(m, m + title_h, band_w, st.label)
-        reason = TextBox(m, mission.y + mission_h, band_w, st.body, st.reason_lines)
+        if st.end_mission_by_title:  # right-aligned on the title's baseline
+            mw = band_w - widest_title(st.title) - st.gap
+            drop = baseline(st.title) - baseline(st.label)
+            title = replace(title, w=band_w - mw - st.gap)
+            mission = TextBox(m + band_w - mw, m + drop, mw, st.label)
+            reason = TextBox(m, m + title_h, band_w, st.body, st.reason_lines)
+        else:
+            mission = TextBox(m, m + title_h, band_w, st.label)
+            reason = TextBox(m, mission.y + mission_h, band_w, st.body, st.reason_lines)
         score = counter(w - m - score_w, m, score_w, st.label, st.number, False)
         area = (m, max(reason.y + reason.h, score.box[3]) + st.gap, w - m, h - m)
     else:  # too narrow for the score beside the words: under them, label and number in a row
@@ -210,7 +218,23 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
         place,
         mission,
         lost,
+        st.end_mission_by_title and not st.end_beside,
     )
+
+
+def widest_title(size: int) -> int:
+    """The widest end title ("Gewonnen!") at `size`, over every language."""
+    return max(
+        width(t, size)
+        for lang in i18n.languages()
+        for t in i18n.strings(lang)["end_title"].values()
+    )
+
+
+def baseline(size: int) -> int:
+    """Where the baseline lies below a line's top at `size`."""
+    ascent, _ = font(size).getmetrics()
+    return int(ascent)
 
 
 def number_counter(x: int, y: int, w: int, size: int) -> Counter:
@@ -277,7 +301,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     won = end.ending in (Ending.WON, Ending.WON_SUDDEN_DEATH)
     draw_text(d, s["end_title"]["won" if won else "lost"], lay.title)
     if view.mission is not None and lay.mission is not None:
-        draw_text(d, mission_caption(lang, view.mission, lay.mission), lay.mission)
+        caption = mission_caption(lang, view.mission, lay.mission)
+        draw_text(d, caption, lay.mission, right=lay.mission_right)
     reason = s["end_reason"].get(end.reason) or s["end_reason"][end.ending.value]
     draw_text(d, reason, lay.reason if won else lay.reason_lost)
     if end.score is not None:

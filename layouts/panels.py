@@ -59,6 +59,9 @@ class Style:
     # The end screen's words beside the grids have no room for the score under
     # them: it stands, a framed number, at the right of the mission's line.
     end_score_row: bool = False
+    # The end screen's mission at the right of the title's line (a wide band of
+    # words: its line goes to the grids) rather than on a line under it.
+    end_mission_by_title: bool = False
     # The Duet play screen's lines for the sub where it needs fewer than `sub_lines`
     # (classic's): its room goes to the mission's line under the grid (0: the same).
     play_sub_lines: int = 0
@@ -191,6 +194,7 @@ _STYLES: dict[str, Style] = {
         margin=4,
         gap=8,
         code=16,
+        end_mission_by_title=True,
     ),
 }
 # Mounted on end: the grid on top, the column below it wide and short.
@@ -236,6 +240,7 @@ _PORTRAIT: dict[str, Style] = {
         last_lines=1,
         note_lines=2,
         reason_lines=2,
+        end_mission_by_title=False,  # 214 px beside the score: no room for both
     ),
 }
 

@@ -208,7 +208,8 @@ def test_the_end_screen_says_why_and_names_the_mission(model: str, rotation: int
                 assert says(image, spec, reason, box), (name, seat, lang)
                 caption = end_screen.mission_caption(lang, view.mission, lay.mission)  # type: ignore[arg-type]
                 assert caption in mission_forms(lang, "cairo", "9-5")
-                assert says(image, spec, caption, lay.mission), (name, lang)
+                right = lay.mission_right
+                assert says(image, spec, caption, lay.mission, right=right), (name, lang)
 
 
 def test_a_loss_with_one_turn_left_says_the_mistake_cost_two() -> None:

@@ -22,6 +22,7 @@ from keystand.games import Context
 from keystand.games.duet import views
 from keystand.layouts import (
     MODELS,
+    CampaignLine,
     End,
     Ending,
     HistoryLine,
@@ -561,6 +562,8 @@ def test_the_end_screen_has_room_for_everything(model, rotation):
     grids = [(x - 1, y - 1, x + side + 1, y + side + 1) for x, y in lay.grids]
     texts_ = [lay.title.box, lay.reason.box, lay.score.box, *(c.box for c in lay.captions)]
     texts_.append(lay.code.box)
+    assert lay.mission is not None
+    texts_.append(lay.mission.box)
     blocks = [*grids, *texts_]
     for k, block in enumerate(blocks):
         assert inside(block, canvas), block
@@ -750,7 +753,7 @@ def test_the_failure_notices_are_strings_the_screens_ask_for():
 CODE = "YAKM-S9ED-D1RD"
 # name: (script, mission, seat)
 SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
-    "start-A": (None, "9-9", Seat.A),
+    "start-A": (None, "cairo", Seat.A),  # a named mission under the grid
     "guessing-A": ("midgame", "9-9", Seat.A),
     "guessing-B": ("midgame", "9-9", Seat.B),
     "announced-A": ("announced", "9-9", Seat.A),
@@ -770,6 +773,8 @@ MENU_LINES = (  # Duet's entries, in its order (games/duet: menu_items)
     MenuLine(MenuItem.MISSION, value_text="9-5"),
     MenuLine(MenuItem.ORDER, "strict"),
     MenuLine(MenuItem.FIRST_CLUE, "first_either"),
+    MenuLine(MenuItem.CAMPAIGN),
+    MenuLine(MenuItem.NEW_CAMPAIGN),
     MenuLine(MenuItem.LANGUAGE, "lang_en"),
     MenuLine(MenuItem.HISTORY),
     MenuLine(MenuItem.GAME, "game_duet"),
@@ -787,6 +792,16 @@ MENUS = {
     ),
 }
 MENUS["menu-panel-failed"] = replace(MENUS["menu"], other_panel_failed=True)
+MENUS["menu-campaign"] = MenuView(
+    MENU_LINES,
+    0,
+    campaign=(
+        CampaignLine((None, "9-9"), 3, 22),
+        CampaignLine(("moscow", "8-8"), 1, 14),
+        CampaignLine(("cairo", "9-5"), 2, 9),
+        CampaignLine((None, "12-3"), 1, 0),
+    ),
+)
 # A scenario's screen while the other seat asks to undo: (scenario, seat asking).
 UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # A game's end while the key is still held back (both seats may undo).

@@ -160,7 +160,8 @@ def test_a_mission_chosen_on_the_end_screen_shows_on_both_end_screens(
             for lang in languages():
                 image = render(v, spec, lang)
                 assert lay.mission is not None
-                assert says(image, spec, "9-9", lay.mission), (model, lang)
+                right = lay.mission_right
+                assert says(image, spec, "9-9", lay.mission, right=right), (model, lang)
                 _, foot = end_screen.code_boxes(lay.code, lay.code_lines, lay.code_size)
                 told = strings(lang)["end_hint"]["next_mission"].format(
                     mission=mission(lang, "moscow", "8-8")
