@@ -1,4 +1,5 @@
-"""The end screen: won or lost and why, the score, the card code, and both sides.
+"""The end screen: won or lost, the mission, why, the score, the card code, and
+both sides.
 
 Only here does a seat's screen show the partner's side: the view carries it
 only once the game is over. Both grids are turned the same way, as this seat
@@ -109,6 +110,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
     across = code_lines_for(w - 2 * m, st.code) if st.code_across else 0
     foot = code_height(panel, across) if across else 0
     lost = None
+    mission_right = False
     if st.end_beside:
         text_w = st.end_text
         area = (m, m, w - m - st.gap - text_w, h - m - foot)
@@ -145,6 +147,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
             drop = baseline(st.title) - baseline(st.label)
             title = replace(title, w=band_w - mw - st.gap)
             mission = TextBox(m + band_w - mw, m + drop, mw, st.label)
+            mission_right = True
             reason = TextBox(m, m + title_h, band_w, st.body, st.reason_lines)
         else:
             mission = TextBox(m, m + title_h, band_w, st.label)
@@ -218,7 +221,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
         place,
         mission,
         lost,
-        st.end_mission_by_title and not st.end_beside,
+        mission_right,
     )
 
 

@@ -1,7 +1,8 @@
 """The in-game screen: the seat's side as a grid and a column of what to do now.
 
 Landscape: the grid fills the height on the left, the column beside it.
-Portrait: the grid across the top, the column below. In the column, top down:
+Portrait: the grid across the top, the column below. Under the grid, its
+caption: the mission in play. In the column, top down:
 the seat's role now (inverted, white on black, when it is this seat's move),
 the other role, the two counters of the time bank (turns and mistakes left),
 the last input (framed when the rules refused it) and the announcement.
