@@ -304,8 +304,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     won = end.ending in (Ending.WON, Ending.WON_SUDDEN_DEATH)
     draw_text(d, s["end_title"]["won" if won else "lost"], lay.title)
     if view.mission is not None and lay.mission is not None:
-        caption = mission_caption(lang, view.mission, lay.mission)
-        draw_text(d, caption, lay.mission, right=lay.mission_right)
+        named = mission_caption(lang, view.mission, lay.mission)
+        draw_text(d, named, lay.mission, right=lay.mission_right)
     reason = s["end_reason"].get(end.reason) or s["end_reason"][end.ending.value]
     draw_text(d, reason, lay.reason if won else lay.reason_lost)
     if end.score is not None:
