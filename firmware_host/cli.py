@@ -66,7 +66,7 @@ def _limit(text: str) -> int:
 # The subcommands defined in modules of their own, by command: only the one asked
 # for is imported (`keystand card new` and `play` load no Pillow, no drivers).
 MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor": "doctor"}
-COMMANDS = ("card", "play", *MODULES, "state", "history")
+COMMANDS = ("card", "play", *MODULES, "state", "history", "campaign")
 
 
 DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
@@ -178,11 +178,25 @@ def _history_parser(sub: Subparsers) -> None:
     history.add_argument("--json", action="store_true", help="one JSON object per line")
 
 
+def _campaign_parser(sub: Subparsers) -> None:
+    campaign = sub.add_parser(
+        "campaign",
+        help="the team's campaign: missions won and best scores",
+        description="The campaign in play: each mission won, how often, its best score. "
+        '--all lists the campaigns the menu\'s "New campaign" finished too, oldest first. '
+        "Read only: a new campaign is begun from the menu.",
+    )
+    campaign.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
+    campaign.add_argument("--all", action="store_true", help="every campaign, finished ones too")
+    campaign.add_argument("--json", action="store_true", help="one JSON object per campaign")
+
+
 OWN_PARSERS: dict[str, Callable[[Subparsers], None]] = {
     "card": _card_parser,
     "play": _play_parser,
     "state": _state_parser,
     "history": _history_parser,
+    "campaign": _campaign_parser,
 }
 
 
@@ -333,6 +347,26 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _campaign(args: argparse.Namespace, out: TextIO) -> int:
+    import json
+
+    from . import campaign
+    from .store import CAMPAIGN, Store
+
+    root = _state_dir(args)
+    path = _state_file(root, CAMPAIGN)
+    try:
+        found = Store.reader(root).campaigns()
+    except OSError as e:
+        raise UsageError(f"cannot read {str(path)!r}: {e.strerror or e}") from e
+    for data in found if args.all else found[-1:]:
+        if args.json:
+            print(json.dumps(campaign.public(data), sort_keys=True), file=out)
+        else:
+            print("\n".join(campaign.lines(campaign.of(data))), file=out)
+    return 0
+
+
 def main(
     argv: Sequence[str] | None = None, *, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -361,6 +395,8 @@ def main(
             return _state(args, out)
         if args.command == "history":
             return _history(args, out)
+        if args.command == "campaign":
+            return _campaign(args, out)
         return _card(args, out, sys.stdin)
     except (HardwareError, InUse) as e:
         print(f"keystand {args.command}: {e}", file=err)

@@ -2,7 +2,7 @@
 
 In a seat's menu: clue moves up, pass down, menu chooses, undo goes back; in
 the history, clue pages up (newer games), pass down (older), undo or menu go
-back to the entries. A key
+back to the entries; the campaign pages the same way. A key
 changes the menu and the settings it edits (`Menu.press`); what it asks of the
 game (deal, call the clue invalid, calibrate the grid, read the history, close)
 comes back as a `Choice` for the stand to carry out.
@@ -33,6 +33,8 @@ class Item(enum.Enum):
     MISSION = "mission"
     ORDER = "order"
     FIRST_CLUE = "first_clue"
+    CAMPAIGN = "campaign"  # the team's missions won and best scores (a game with missions)
+    NEW_CAMPAIGN = "new_campaign"  # a new team's campaign; the old one is kept, finished
     LANGUAGE = "language"
     HISTORY = "history"
     GAME = "game"  # deals a new game of the next game there is (games.names())
@@ -80,6 +82,8 @@ class Do(enum.Enum):
     PENALTY = "penalty"  # the menu closes and the clue is called invalid
     CALIBRATE = "calibrate"  # the menu closes and the next touch sets the grid
     HISTORY = "history"  # the finished games are read into the menu
+    CAMPAIGN = "campaign"  # the campaign is read into the menu
+    NEW_CAMPAIGN = "new_campaign"  # the campaign in play is finished, a new one begun
 
 
 @dataclass(frozen=True)
@@ -97,9 +101,11 @@ class Menu:
     index: int = 0
     items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
     editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
-    confirming: bool = False  # New game, Game (a game in play) or Invalid clue chosen once
+    # New game, Game (a game in play), Invalid clue or New campaign chosen once.
+    confirming: bool = False
     custom: bool = False  # a custom mission was just set: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
+    campaign: dict[str, Any] | None = None  # the campaign (the store's object), while shown
     # The history's page: pass counts it up, clue down; the screen takes it modulo
     # its number of pages (a panel's rows per page are the layout's), so it wraps.
     page: int = 0
@@ -113,6 +119,8 @@ class Menu:
         label beside the key (`press` does it)."""
         if self.history is not None:
             return _HISTORY_KEYS[key]
+        if self.campaign is not None:
+            return _PAGE_KEYS[key]
         if self.editing == "turns":
             return _EDIT_KEYS[key]
         if self.editing == "mistakes":
@@ -123,13 +131,13 @@ class Menu:
         """The menu after `key`, with `settings` as they are and a game in play or not."""
         if key is not KeyName.MENU:
             self.confirming = False
-        if self.history is not None:
+        if self.history is not None or self.campaign is not None:
             if key is KeyName.CLUE:
                 self.page -= 1
             elif key is KeyName.PASS:
                 self.page += 1
             else:  # undo or menu: back to the entries
-                self.history, self.page = None, 0
+                self.history, self.campaign, self.page = None, None, 0
             return Choice(settings)
         if self.editing:
             return Choice(self._edit_mission(key, settings))
@@ -182,6 +190,11 @@ class Menu:
                 self.confirming = True
                 return Choice(s)
             return Choice(s, Do.PENALTY)
+        if item is Item.NEW_CAMPAIGN:
+            if not self.confirming:  # the team's record is put away: once more
+                self.confirming = True
+                return Choice(s)
+            return Choice(s, Do.NEW_CAMPAIGN)
         return Choice(s, _DOES[item])
 
     def _edit_mission(self, key: KeyName, s: Settings) -> Settings:
@@ -214,6 +227,7 @@ _HISTORY_KEYS = {
     KeyName.UNDO: "back",
     KeyName.MENU: "back",
 }
+_PAGE_KEYS = {KeyName.CLUE: "up", KeyName.PASS: "down", KeyName.UNDO: "back", KeyName.MENU: "back"}
 _EDIT_KEYS = {
     KeyName.CLUE: "plus",
     KeyName.PASS: "minus",
@@ -222,4 +236,9 @@ _EDIT_KEYS = {
 }
 
 # The entries that only ask something of the stand.
-_DOES = {Item.CALIBRATE: Do.CALIBRATE, Item.HISTORY: Do.HISTORY, Item.CLOSE: Do.CLOSE}
+_DOES = {
+    Item.CALIBRATE: Do.CALIBRATE,
+    Item.HISTORY: Do.HISTORY,
+    Item.CAMPAIGN: Do.CAMPAIGN,
+    Item.CLOSE: Do.CLOSE,
+}

@@ -131,7 +131,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
         elif (
-            item in (Item.NEW_GAME, Item.GAME, Item.PENALTY)
+            item in (Item.NEW_GAME, Item.GAME, Item.PENALTY, Item.NEW_CAMPAIGN)
             and menu.confirming
             and (item is menu.item)
         ):
@@ -168,6 +168,17 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         history,
         history_page=menu.page,
         other_panel_failed=seat.partner in stand.panel_faults,
+        campaign=campaign_lines(menu.campaign) if menu.campaign is not None else None,
+    )
+
+
+def campaign_lines(data: dict[str, Any]) -> tuple[layouts.CampaignLine, ...]:
+    """The campaign's missions won as the menu's page lists them (campaign.py's order)."""
+    from .campaign import of
+
+    return tuple(
+        layouts.CampaignLine((w.mission.name, str(w.mission)), w.won, w.best)
+        for w in of(data).missions
     )
 
 

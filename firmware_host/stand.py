@@ -746,3 +746,17 @@ class Stand:
             except OSError as e:  # a history.jsonl the stand cannot read: an empty page
                 log.error("cannot read the history: %s", e)
                 menu.history = []
+        elif do is Do.CAMPAIGN:
+            menu.campaign = self.store.campaign()  # once, not every redraw
+        elif do is Do.NEW_CAMPAIGN:
+            self._new_campaign(menu, now)
+
+    def _new_campaign(self, menu: Menu, now: float) -> None:
+        """A new team's campaign, shown at once (empty); the old one is kept. A disk
+        that refuses leaves the campaign in play as it was, and the seat is told."""
+        try:
+            menu.campaign = self.store.new_campaign()
+        except OSError as e:
+            log.error("cannot begin a new campaign: %s", e)
+            self.menus.pop(menu.seat, None)  # back to its screen, which says so
+            self._hint((menu.seat,), "campaign_unsaved", now)

@@ -3,7 +3,8 @@
     <state dir>/current.journal      the game being played (journal.py records)
     <state dir>/games/*.journal      finished or abandoned games, newest kept
     <state dir>/history.jsonl        one line per finished game (fsync'd)
-    <state dir>/campaign.json        missions won and best scores (atomic replace)
+    <state dir>/campaign.json        the team's campaign: missions won, best scores (atomic replace)
+    <state dir>/campaigns/<n>.json   campaigns finished by "New campaign", kept as they were
     <state dir>/settings.json        the menu's choices: next mission, order, languages
     <state dir>/stand.lock           held by the `keystand run` playing here; its pid
 
@@ -41,6 +42,8 @@ from .rules import EventError
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
+CAMPAIGN = "campaign.json"
+CAMPAIGNS = "campaigns"  # the finished campaigns, one file each by its number
 NEXT = "next.journal"  # a new game's start, until it replaces the current game
 SETTINGS_CAP = 64 * 1024  # the menu's choices take a few hundred bytes
 LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
@@ -406,12 +409,54 @@ class Store:
         return games[:limit] if limit is not None else games
 
     def campaign(self) -> dict[str, Any]:
-        path = self.root / "campaign.json"
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {"missions": {}}
-        return data if isinstance(data, dict) and "missions" in data else {"missions": {}}
+        """The campaign in play: {"missions": {"9-5": {"won": 2, "best": 14}}, ...};
+        "number" and "started" once a campaign was begun by "New campaign" (the
+        first one, from before, is number 1)."""
+        data = _read_campaign(self.root / CAMPAIGN)
+        return data if data is not None else {"missions": {}}
+
+    def campaigns(self) -> list[dict[str, Any]]:
+        """Every campaign, oldest first: the finished ones kept under campaigns/,
+        then the one in play (marked "current"). A finished copy of the one in play
+        (a power cut between its two steps, `new_campaign`) is not listed twice."""
+        current = {"number": 1, **self.campaign(), "current": True}
+        finished = []
+        folder = self.root / CAMPAIGNS
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+            data = _read_campaign(path)
+            if data is None or not isinstance(data.get("number"), int):
+                continue  # not one of ours, or torn: passed over, as a history line is
+            if data["number"] != current["number"]:
+                finished.append(data)
+        finished.sort(key=lambda c: int(c["number"]))
+        return [*finished, current]
+
+    def new_campaign(self) -> dict[str, Any]:
+        """A new team's campaign: the one in play is kept under campaigns/ as a
+        finished one (nothing it showed is lost), then an empty one takes its place.
+
+        Two atomic, fsynced steps, the copy first: a power cut between them leaves
+        the old campaign in play and its copy, which the next "New campaign"
+        writes again. A campaign with nothing won is not kept; its number is reused."""
+        data = self.campaign()
+        number = data.get("number", 1)
+        number = number if isinstance(number, int) and number > 0 else 1
+        if data["missions"]:
+            folder = self.root / CAMPAIGNS
+            if not folder.is_dir():
+                folder.mkdir(mode=0o700, exist_ok=True)
+                fsync_dir(self.root)
+            finished = {**data, "number": number, "ended": _now()}
+            finished.pop("counted", None)  # the games counted belong to the one in play
+            atomic_write(folder / f"{number}.json", json.dumps(finished, indent=1, sort_keys=True))
+            number += 1
+        # The games already counted stay counted: a game listed at its end and moved
+        # at the next deal must not count again in the new campaign.
+        fresh = {"missions": {}, "number": number, "started": _now()}
+        if data.get("counted"):
+            fresh["counted"] = data["counted"]
+        atomic_write(self.root / CAMPAIGN, json.dumps(fresh, indent=1, sort_keys=True))
+        return fresh
 
     def _campaign_win(self, mission: str, score: int, game_id: str) -> None:
         data = self.campaign()
@@ -422,7 +467,7 @@ class Store:
         entry = data["missions"].setdefault(mission, {"won": 0, "best": score})
         entry["won"] += 1
         entry["best"] = max(entry["best"], score)
-        atomic_write(self.root / "campaign.json", json.dumps(data, indent=1, sort_keys=True))
+        atomic_write(self.root / CAMPAIGN, json.dumps(data, indent=1, sort_keys=True))
 
     def _tidy(self) -> None:
         """Keep the newest games and rewrite a long history: housekeeping, so a
@@ -446,6 +491,18 @@ class Store:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
         if len(lines) > 2 * KEEP_GAMES:  # rewrite now and then, not on every game
             atomic_write(path, "".join(lines[-KEEP_GAMES:]))
+
+
+def _read_campaign(path: Path) -> dict[str, Any] | None:
+    """A campaign file as saved (None: none, or not one: unreadable, not an object,
+    no missions)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("missions"), dict):
+        return None
+    return data
 
 
 def _cut_back(path: Path, size: int | None) -> None:

@@ -54,14 +54,14 @@ if TYPE_CHECKING:
         Team,
         Win,
     )
-    from .menu import HistoryLine, MenuItem, MenuLine, MenuView
+    from .menu import CampaignLine, HistoryLine, MenuItem, MenuLine, MenuView
 
     AnyView = SeatView | NeutralView | MenuView | SpymastersView | OperativesView
 
 # The screens a stand seldom starts on load with their first use, not with the
 # package: a cold start draws its first frame sooner (BENCHMARKS.md, "Render, start-up, memory").
 LAZY = {
-    **dict.fromkeys(("HistoryLine", "MenuItem", "MenuLine", "MenuView"), "menu"),
+    **dict.fromkeys(("CampaignLine", "HistoryLine", "MenuItem", "MenuLine", "MenuView"), "menu"),
     **dict.fromkeys(
         (
             "ClassicLast",
@@ -95,6 +95,7 @@ __all__ = [
     "EDGES",
     "MODELS",
     "Box",
+    "CampaignLine",
     "ClassicLast",
     "ClassicLastKind",
     "ClassicPublic",

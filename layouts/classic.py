@@ -357,8 +357,10 @@ def acting(view: ClassicView) -> bool:
 def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
     """The sub line's key, and the values for its placeholders."""
     if public.winner is not None:
-        if public.win is Win.ASSASSIN:
-            return f"assassin_{public.winner.other.value}", {}
+        # The other team's touch or clue ended it: the sub names that team.
+        if public.win in (Win.ASSASSIN, Win.GIVEN, Win.PENALTY):
+            assert public.win is not None
+            return f"{public.win.value}_{public.winner.other.value}", {}
         return "all_found", {}
     if public.penalty:
         return "invalid", {}

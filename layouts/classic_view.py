@@ -91,9 +91,11 @@ class ClassicStage(enum.Enum):
 
 
 class Win(enum.Enum):
-    """How the game was won."""
+    """How the game was won, as the table saw it happen."""
 
-    ALL_FOUND = "all_found"  # the winner's last agent was covered, by either team
+    ALL_FOUND = "all_found"  # the winner touched its own last agent
+    GIVEN = "given"  # the other team touched the winner's last agent
+    PENALTY = "penalty"  # the other team's clue was invalid: the winner covered its last word
     ASSASSIN = "assassin"  # the other team touched the assassin
 
 

@@ -26,7 +26,13 @@ SLOT_OF_TABLE = {
 }
 # And these strings, each in a box of its own: the end screen's captions, the
 # partner's wider than a small panel's grid ("You" is short in every language).
-SLOT_OF_STRING = {("caption", "me"): "caption_me", ("caption", "partner"): "caption_partner"}
+SLOT_OF_STRING = {
+    ("caption", "me"): "caption_me",
+    ("caption", "partner"): "caption_partner",
+    # Why a game was won: where the score stands (a lost game's reason has its room).
+    ("end_reason", "won"): "end_reason_won",
+    ("end_reason", "won_sudden_death"): "end_reason_won",
+}
 
 
 def languages() -> tuple[str, ...]:
@@ -58,6 +64,14 @@ def text(lang: str, table: str, key: str) -> str:
 def mission(lang: str, name: str | None, numbers: str) -> str:
     """A mission as the screens name it: "Cairo 9-5", or "9-9" without a name."""
     return f"{strings(lang)['mission_name'][name]} {numbers}" if name else numbers
+
+
+def mission_forms(lang: str, name: str | None, numbers: str) -> list[str]:
+    """A mission's names, longest first, for a box that may not hold the longest:
+    "Cairo 9-5", then "Cairo" (a name says its numbers: the rulebook's missions
+    have one pair each); a mission of one's own has only its numbers."""
+    full = mission(lang, name, numbers)
+    return [full, strings(lang)["mission_name"][name]] if name else [full]
 
 
 def slot(table: str, key: str | None = None) -> str:

@@ -27,6 +27,8 @@ class MenuItem(enum.Enum):
     MISSION = "mission"
     ORDER = "order"
     FIRST_CLUE = "first_clue"
+    CAMPAIGN = "campaign"
+    NEW_CAMPAIGN = "new_campaign"
     LANGUAGE = "language"
     PENALTY = "penalty"
     CALIBRATE = "calibrate"
@@ -59,6 +61,16 @@ class HistoryLine:
 
 
 @dataclass(frozen=True)
+class CampaignLine:
+    """One mission of the team's campaign: which (its name key or None, "9-5"),
+    how many times won, the best score."""
+
+    mission: tuple[str | None, str]
+    won: int
+    best: int
+
+
+@dataclass(frozen=True)
 class MenuView:
     lines: tuple[MenuLine, ...]
     selected: int = 0
@@ -70,6 +82,9 @@ class MenuView:
     # The other seat's screen fails (stuck, unplugged): said where the keys' hint goes,
     # as that panel cannot say it and the players may not look at it for a while.
     other_panel_failed: bool = False
+    # The campaign's missions won, shown instead of the entries (paged by
+    # `history_page`, as the history is).
+    campaign: tuple[CampaignLine, ...] | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.selected < len(self.lines):
@@ -106,6 +121,8 @@ class MenuLayout:
             "menu_hint": [self.hint],
             "history": list(self.values),
             "history_empty": [self.first_line],
+            "campaign": list(self.values),
+            "campaign_empty": [self.first_line],
         }
 
 
@@ -187,6 +204,9 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
     w, _ = panel.size
     x0, x1 = lay.rows[0].x - 3, w - lay.rows[0].x + 2
     d.rectangle((x0, lay.title.y - 1, x1, lay.title.y + lay.title.h), fill=BLACK)
+    if view.campaign is not None:
+        _draw_campaign(d, view, view.campaign, panel, lay, s, lang)
+        return
     if view.history is not None:
         draw_text(d, s["menu"]["history"], lay.title, fill=WHITE)
         page, pages = history_page(view, len(lay.rows))
@@ -234,6 +254,34 @@ def _foot(d: ImageDraw.ImageDraw, text: str, box: TextBox, over: bool) -> None:
         d.rectangle((x0, y0 - 2, x1 - 1, y1 - 1), fill=WHITE)
         d.line((x0, y0 - 2, x1 - 1, y0 - 2), fill=BLACK)
     draw_text(d, text, box, center=True)
+
+
+def _draw_campaign(
+    d: ImageDraw.ImageDraw,
+    view: MenuView,
+    missions: tuple[CampaignLine, ...],
+    panel: PanelSpec,
+    lay: MenuLayout,
+    s: Mapping[str, Mapping[str, str]],
+    lang: str,
+) -> None:
+    """The campaign's page: each mission won, how often, its best score; a page of
+    them at a time, as the history's."""
+    draw_text(d, s["menu"]["campaign"], lay.title, fill=WHITE)
+    per = len(lay.rows)
+    pages = max(1, -(-len(missions) // per))
+    page = view.history_page % pages
+    shown = missions[page * per : (page + 1) * per]
+    if shown:
+        draw_text(d, f"{page + 1}/{pages}", lay.page, fill=WHITE, right=True)
+    else:
+        draw_text(d, s["campaign_empty"]["none"], lay.first_line)
+    for row, value, line in zip(lay.rows, lay.values, shown, strict=False):
+        draw_text(d, i18n.mission(lang, *line.mission), row)
+        won = str(line.won) if line.won < 100 else "99+"  # a row has room for no more
+        text = s["campaign"]["row"].format(won=won, best=line.best)
+        draw_text(d, text, value, right=not panel.landscape)
+    draw_text(d, foot(view, s, "back"), lay.hint, center=True)
 
 
 def history_label(game: HistoryLine, s: Mapping[str, Mapping[str, str]], row: TextBox) -> str:

@@ -71,6 +71,15 @@ class Style:
     across: bool = False
     menu_split: float = 0.5  # the menu's share of its width for the entries' names (landscape)
     menu_stacked: bool = False  # each entry's value on a line under its name, as on end
+    # The end screen's words beside the grids have no room for the score under
+    # them: it stands, a framed number, at the right of the mission's line.
+    end_score_row: bool = False
+    # The end screen's mission at the right of the title's line (a wide band of
+    # words: its line goes to the grids) rather than on a line under it.
+    end_mission_by_title: bool = False
+    # The Duet play screen's lines for the sub where it needs fewer than `sub_lines`
+    # (classic's): its room goes to the mission's line under the grid (0: the same).
+    play_sub_lines: int = 0
 
 
 @dataclass(frozen=True)
@@ -228,6 +237,7 @@ _STYLES: dict[str, Style] = {
         counter_signs=True,
         end_beside=True,
         end_text=116,
+        end_score_row=True,
         code_across=True,
         hint_lines=2,
         code=14,
@@ -251,12 +261,15 @@ _STYLES: dict[str, Style] = {
         label=13,
         number=24,
         counter_signs=True,
-        title=20,
+        title=18,  # "Gewonnen!" in the end screen's column of words, the grids' cells 14 px
         sub_lines=2,
         note_lines=3,
-        reason_lines=1,
+        reason_lines=3,
         shared_message=True,
         hint_lines=2,
+        end_beside=True,
+        end_text=104,
+        code_across=True,
     ),
     "epd4in2_V2": Style(
         grid=230,
@@ -268,10 +281,11 @@ _STYLES: dict[str, Style] = {
         sub_lines=2,
         last_lines=2,
         note_lines=3,
-        reason_lines=1,
+        reason_lines=2,
         margin=4,
         gap=8,
         code=16,
+        end_mission_by_title=True,
     ),
 }
 # Mounted on end: the grid on top, the column below it wide and short.
@@ -280,12 +294,14 @@ _PORTRAIT: dict[str, Style] = {
         _STYLES["epd2in13_V4"],
         grid=94,
         sub_lines=2,
+        play_sub_lines=1,  # the mission's line under the grid: each Duet sub fits one
         note_lines=3,
         end_beside=False,
         code_across=False,
         reason_lines=2,
         foot_lines=2,
         hint_lines=4,
+        end_score_row=False,
         gap=2,  # the grid's 18 px cells and three lines of notes: every pixel counts
     ),
     "epd2in9_V2": replace(
@@ -298,10 +314,14 @@ _PORTRAIT: dict[str, Style] = {
     "epd2in7_V2": replace(
         _STYLES["epd2in7_V2"],
         grid=131,
+        headline=14,
+        headline_lines=1,
         counter_inline=True,
         sub_lines=1,
         note_lines=2,
         reason_lines=2,
+        end_beside=False,
+        code_across=False,
     ),
     "epd4in2_V2": replace(
         _STYLES["epd4in2_V2"],
@@ -311,6 +331,7 @@ _PORTRAIT: dict[str, Style] = {
         last_lines=1,
         note_lines=2,
         reason_lines=2,
+        end_mission_by_title=False,  # 214 px beside the score: no room for both
     ),
 }
 
@@ -344,9 +365,15 @@ _KEYED: dict[tuple[str, bool, str], Style] = {
         key_lines=2,
         across=True,
         headline_lines=1,
-        sub_lines=3,
+        sub_lines=3,  # classic's; the Duet screen's two lines leave room for the mission
+        play_sub_lines=2,
         note_lines=2,
         reason_lines=2,
+        end_beside=False,  # beside the labels the words go above the two grids
+        end_mission_by_title=True,
+        end_score_row=True,  # the score a framed number at the title's right
+        title=15,
+        code_across=True,
         number=22,
         gap=2,
         menu_stacked=True,

@@ -1,7 +1,8 @@
 """The in-game screen: the seat's side as a grid and a column of what to do now.
 
 Landscape: the grid fills the height on the left, the column beside it.
-Portrait: the grid across the top, the column below. In the column, top down:
+Portrait: the grid across the top, the column below. Under the grid, its
+caption: the mission in play. In the column, top down:
 the seat's role now (inverted, white on black, when it is this seat's move),
 the other role, the two counters of the time bank (turns and mistakes left),
 the last input (framed when the rules refused it) and the announcement.
@@ -18,7 +19,7 @@ from PIL import Image, ImageDraw
 from . import i18n
 from .cells import CellLook, draw_cell
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
-from .panels import PanelSpec
+from .panels import PanelSpec, Style
 from .text import BLACK, WHITE, TextBox, draw_text, fits, line_height
 from .text import font as _font
 from .view import SQUARE, LastKind, Mark, MissionLabel, SeatId, SeatView, Shape, Stage, Who
@@ -53,6 +54,8 @@ class PlayLayout:
     note: TextBox
     status: Box
     grid: Shape = SQUARE
+    # The mission in play ("Cairo 9-5"), one line under the grid: its caption.
+    mission: TextBox | None = None
 
     @property
     def bar(self) -> Box:
@@ -73,6 +76,7 @@ class PlayLayout:
             "number": [c.number for c in self.counters],
             "last": [self.last],
             "note": [self.note],
+            "mission": [self.mission] if self.mission is not None else [],
         }
 
     @property
@@ -131,37 +135,38 @@ def counter(
 
 def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     """Where everything of the play screen goes on `panel` for a game on `grid`
-    (the same for every view of that game)."""
+    (the same for every view of that game).
+
+    Under the grid, one line names the mission in play, the grid's caption: the
+    grid is as large as the panel allows with its caption under it and the
+    column beside it (landscape) or under both (portrait)."""
     if panel.style.across:
         return across(panel, grid)
     w, h = panel.size
     st = panel.style
     m = st.margin
+    signs = st.counter_signs
+    caption_h = line_height(st.label)
     if panel.landscape:
-        cell = pitch(min(st.grid, h - 2 * m) - 3, grid)  # 3: the outer lines
+        cell = pitch(min(st.grid, h - 2 * m - caption_h) - 3, grid)  # 3: the outer lines
         gw, gh = grid_size(cell, grid)
-        gx, gy = m + 1, (h - gh) // 2
+        # The grid and its caption, one block, in the middle of the height.
+        gx, gy = m + 1, m + 1 + (h - 2 * m - (gh + 2 + caption_h)) // 2
         status = (gx + gw + 1 + st.gap, m, w - m, h - m)
+        caption = TextBox(m, gy + gh + 1, status[0] - 2 - m, st.label)
     else:
-        cell = pitch(min(st.grid, w - 2 * m) - 3, grid)
+        sw = w - 2 * m
+        column = _stack_height(st, (sw - st.gap) // 2)
+        room = h - 2 * m - caption_h - st.gap - column
+        cell = pitch(min(st.grid, sw, room) - 3, grid)
         gw, gh = grid_size(cell, grid)
         gx, gy = (w - gw) // 2, m + 1
-        status = (m, gy + gh + 1 + st.gap, w - m, h - m)
+        caption = TextBox(m, gy + gh + 1, sw, st.label)
+        status = (m, caption.y + caption.h + st.gap, w - m, h - m)
     sx, sy, sx1, sy1 = status
     sw = sx1 - sx
     half = (sw - st.gap) // 2
-    signs = st.counter_signs
-    counter_h = counter(0, 0, half, st.label, st.number, st.counter_inline, signs).box[3]
-    stack = [
-        ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
-        ("sub", st.sub_lines * line_height(st.body)),
-        ("counters", counter_h),
-    ]
-    if st.shared_message:
-        stack.append(("message", st.note_lines * line_height(st.body) + 2 * INSET))
-    else:
-        stack.append(("last", st.last_lines * line_height(st.body) + 2 * INSET))
-        stack.append(("note", st.note_lines * line_height(st.body)))
+    stack = _stack(st, half)
     spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
     gap = max(0, min(st.gap * 2, spare // (len(stack) - 1)))
     y = sy
@@ -171,7 +176,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
         if name == "headline":
             boxes[name] = TextBox(sx + PAD, y + PAD, sw - 2 * PAD, st.headline, st.headline_lines)
         elif name == "sub":
-            boxes[name] = TextBox(sx, y, sw, st.body, st.sub_lines)
+            boxes[name] = TextBox(sx, y, sw, st.body, sub_lines(st))
         elif name == "counters":
             right = sx + half + st.gap
             counters = (
@@ -198,6 +203,7 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
         boxes["note"],
         status,
         grid,
+        caption,
     )
 
 
@@ -205,8 +211,8 @@ def across(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     """The play screen of an area too narrow for a column beside the grid
     (`Style.across`): the headline's bar across the top, the message (the last
     input and the notes, one box) across the foot, the grid between them on the
-    left, and beside it the line under the headline over the two counters, one
-    above the other."""
+    left, and beside it the line under the headline, the two counters one above
+    the other, and the mission's line."""
     w, h = panel.size
     st = panel.style
     m = st.margin
@@ -223,19 +229,46 @@ def across(panel: PanelSpec, grid: Shape = SQUARE) -> PlayLayout:
     bx = gx + gw + 1 + st.gap
     bw = w - m - bx
     signs = st.counter_signs
-    c0 = counter(bx, 0, bw, st.label, st.number, st.counter_inline, signs)
-    ch = c0.box[3]
-    sub_h = st.sub_lines * line_height(st.body)
-    gap = max(0, (room - sub_h - 2 * ch) // 3)
-    sub = TextBox(bx, top + gap, bw, st.body, st.sub_lines)
+    ch = counter(bx, 0, bw, st.label, st.number, st.counter_inline, signs).box[3]
+    sub_h = sub_lines(st) * line_height(st.body)
+    caption_h = line_height(st.label)
+    gap = max(0, (room - sub_h - 2 * ch - caption_h) // 4)
+    sub = TextBox(bx, top + gap, bw, st.body, sub_lines(st))
     y0 = sub.y + sub_h + gap
     counters = (
         counter(bx, y0, bw, st.label, st.number, st.counter_inline, signs),
         counter(bx, y0 + ch + gap, bw, st.label, st.number, st.counter_inline, signs),
     )
-    return PlayLayout(
-        gx, gy, cell, head, sub, counters, message, message, (m, m, w - m, h - m), grid
-    )
+    caption = TextBox(bx, counters[1].box[3] + gap, bw, st.label)
+    status = (m, m, w - m, h - m)
+    return PlayLayout(gx, gy, cell, head, sub, counters, message, message, status, grid, caption)
+
+
+def _stack(st: Style, half: int) -> list[tuple[str, int]]:
+    """The column's blocks, top down, and the height each takes (`half`: a
+    counter's width)."""
+    counter_h = counter(0, 0, half, st.label, st.number, st.counter_inline, st.counter_signs)
+    stack = [
+        ("headline", st.headline_lines * line_height(st.headline) + 2 * PAD),
+        ("sub", sub_lines(st) * line_height(st.body)),
+        ("counters", counter_h.box[3]),
+    ]
+    if st.shared_message:
+        stack.append(("message", st.note_lines * line_height(st.body) + 2 * INSET))
+    else:
+        stack.append(("last", st.last_lines * line_height(st.body) + 2 * INSET))
+        stack.append(("note", st.note_lines * line_height(st.body)))
+    return stack
+
+
+def sub_lines(st: Style) -> int:
+    """The lines the Duet screen's sub takes (`Style.play_sub_lines`)."""
+    return st.play_sub_lines or st.sub_lines
+
+
+def _stack_height(st: Style, half: int) -> int:
+    """The height the column takes with no space between its blocks."""
+    return sum(hgt for _, hgt in _stack(st, half))
 
 
 # ----- what the column says ----------------------------------------------------------
@@ -425,6 +458,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         elif c.label is not None:
             draw_text(d, s["counter"][key], c.label, center=not panel.style.counter_inline)
         draw_text(d, str(value), c.number, center=True)
+    if view.mission is not None and lay.mission is not None:
+        draw_text(d, mission_caption(lang, view.mission, lay.mission), lay.mission, center=True)
     last = last_key(view)
     note = note_key(view)
     urgent = note in ("cannot_save", "input_lost")
@@ -461,6 +496,12 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
             text = _next_mission(s, lang, view.next_mission)
         draw_text(d, text, lay.note, middle=lay.shared)
     return boxes
+
+
+def mission_caption(lang: str, m: MissionLabel, box: TextBox) -> str:
+    """The mission in play as `box` holds it: "Cairo 9-5", else "Cairo"."""
+    forms = i18n.mission_forms(lang, m.name, m.numbers)
+    return next((f for f in forms if fits(f, box)), forms[-1])
 
 
 def _next_mission(s: Mapping[str, Mapping[str, str]], lang: str, m: MissionLabel) -> str:

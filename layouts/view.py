@@ -45,7 +45,8 @@ class Shape:
 SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
 # nothing, the grid back, the grid's calibration asked for, done, or missed, a
-# setting not saved yet, the partner leaving the game for a new one.
+# setting not saved yet, the partner leaving the game for a new one, a new
+# campaign the disk refused.
 HINTS = (
     "hold_menu",
     "new_game",
@@ -56,6 +57,7 @@ HINTS = (
     "not_corner",
     "settings_unsaved",
     "partner_new_game",
+    "campaign_unsaved",
 )
 
 
@@ -103,12 +105,18 @@ class LastKind(enum.Enum):
 
 
 class Ending(enum.Enum):
-    """How a game ended: won, or lost and why."""
+    """How a game ended: won, or lost and why, each as the table saw it happen
+    (docs/rules.md "Winning and the score", "The time bank", "Sudden death")."""
 
-    WON = "won"
-    ASSASSIN = "assassin"
-    SUDDEN_DEATH = "sudden_death"
+    WON = "won"  # the last agent found in a turn
+    WON_SUDDEN_DEATH = "won_sudden_death"  # the last agent found in sudden death
+    ASSASSIN = "assassin"  # `End.by` touched an assassin
+    SUDDEN_DEATH = "sudden_death"  # `End.by` touched a bystander in sudden death
+    # A bystander with no mistakes left costs two turns, and one was left.
     OUT_OF_TIME = "out_of_time"
+    # The invalid clue's penalty took the last token; the turn needed one more
+    # (its bystander or its pass).
+    OUT_OF_TIME_PENALTY = "out_of_time_penalty"
 
 
 @dataclass(frozen=True)
@@ -150,10 +158,19 @@ class End:
     score: int | None
     card_code: str | None
     partner_side: tuple[Mark, ...] | None
+    by: Who | None = None  # who touched the word that ended it (assassin, sudden death)
 
     def __post_init__(self) -> None:
         if (self.card_code is None) != (self.partner_side is None):
             raise ValueError("the card code and the partner's side are shown together")
+
+    @property
+    def reason(self) -> str:
+        """The key of the end's reason in [end_reason]: the ending, and whose touch
+        it was where one seat's touch ended the game."""
+        if self.by is not None and self.ending in (Ending.ASSASSIN, Ending.SUDDEN_DEATH):
+            return f"{self.ending.value}_{self.by.value}"
+        return self.ending.value
 
     @property
     def held(self) -> bool:
@@ -205,6 +222,7 @@ class SeatView:
     hint: str | None = None  # a key did nothing: what to press ("hold_menu", "new_game")
     repaired: Repaired | None = None  # the journal was damaged on start (until the next event)
     next_mission: MissionLabel | None = None  # chosen for the next game, not this one
+    mission: MissionLabel | None = None  # the mission in play (None: a game without one)
     cursor: int | None = None  # buttons only: the word this seat's cursor is on (its own)
     last: Last | None = None
     end: End | None = None

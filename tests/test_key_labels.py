@@ -114,12 +114,18 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     else:
         assert in_menu, f"{word!r} outside the menu"
         menu, now = before.menus[seat], after.menus.get(seat)
-        if word == "up":
+        paging = menu.campaign is not None  # the campaign's pages: up and down turn them
+        if word == "up" and paging:
+            assert now is not None and now.page == menu.page - 1
+        elif word == "down" and paging:
+            assert now is not None and now.page == menu.page + 1
+        elif word == "up":
             assert now is not None and now.index == (menu.index - 1) % len(menu.items)
         elif word == "down":
             assert now is not None and now.index == (menu.index + 1) % len(menu.items)
         elif word == "back":
-            assert now is None or (menu.history is not None and now.history is None)
+            shown = menu.history is not None or menu.campaign is not None
+            assert now is None or (shown and now.history is None and now.campaign is None)
         elif word in ("newer", "older"):
             assert now is not None and now.page == menu.page + (1 if word == "older" else -1)
         elif word in ("plus", "minus", "done", "next_field"):

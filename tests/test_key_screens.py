@@ -75,13 +75,14 @@ SCENES = {
 }
 
 
-def stand_at(scene: Scene) -> Stand:
-    """A stand (no store: nothing is saved) at the scene's moment."""
+def stand_at(scene: Scene, build: str = "minimal") -> Stand:
+    """A stand (no store: nothing is saved) at the scene's moment, on `build`
+    (only the keys-only build picks words with a cursor)."""
     state = Duet.start(Card.from_code(CODE), Mission.parse(scene.mission))
     for line in scene.lines:
         state, _ = state.apply(parse_rules(line))
     s = Stand(cast(Store, None), settings=Settings(), state=state)
-    s.cursor_keys = scene.cursor_keys
+    s.cursor_keys = scene.cursor_keys and build == "minimal"
     if not s.playing and not scene.revealed:
         s.ended_at = 0.0  # the end held back, undo still possible
     if scene.picking:
@@ -100,7 +101,7 @@ def parse_rules(line: str) -> object:
 
 def frame(scene: Scene, build: str, lang: str) -> Image.Image:
     model, rotation, edge = BUILDS[build]
-    s = stand_at(scene)
+    s = stand_at(scene, build)
     s.settings = Settings(lang=(lang, lang))
     panel = SimPanel(model, rotation=rotation, speed=0)
     return screens.render(s, scene.seat, panel, {scene.seat: screens.KeyPlace(edge, ORDER)})
@@ -164,15 +165,14 @@ def test_the_labels_keep_to_their_strip_and_the_grid_to_the_screen(build: str) -
     assert strip is not None
     scene = SCENES["guess-found"]
     image = frame(scene, build, "en")
-    view = stand_at(scene).game.view(
-        stand_at(scene).state, scene.seat, screens.context(stand_at(scene), scene.seat)
-    )
+    at = stand_at(scene, build)
+    view = at.game.view(at.state, scene.seat, screens.context(at, scene.seat))
     _, boxes = layouts.render_with_boxes(view, spec, "en", (layouts.KeyLabel("pick"),) * 4)
     x0, y0, x1, y1 = strip
     for box in boxes.values():  # no word's box in the strip
         assert box[2] <= x0 or box[0] >= x1 or box[3] <= y0 or box[1] >= y1
     # Ink in every band with a label, none in a band without.
-    labels = screens.key_labels(stand_at(scene), scene.seat, screens.KeyPlace(edge, ORDER))
+    labels = screens.key_labels(at, scene.seat, screens.KeyPlace(edge, ORDER))
     for label, band in zip(labels, layouts.keys.bands(spec), strict=True):
         ink = ImageChops.invert(image.crop(band).convert("L")).getbbox()
         inner = 2  # the line apart from the screen runs along the band's inner edge

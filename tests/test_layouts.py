@@ -23,6 +23,7 @@ from keystand.games.duet import views
 from keystand.layouts import (
     EDGES,
     MODELS,
+    CampaignLine,
     End,
     Ending,
     HistoryLine,
@@ -52,7 +53,7 @@ from keystand.layouts import menu as menu_screen
 from keystand.layouts import play as play_screen
 from keystand.layouts.cells import CellLook, draw_cell
 from keystand.layouts.fonts import FONT_DIR, FONT_FILE, codepoints, font
-from keystand.layouts.i18n import STRINGS_DIR, slot, strings
+from keystand.layouts.i18n import STRINGS_DIR, mission_forms, slot, strings
 from keystand.layouts.text import TextBox, draw_text, fits, wrap
 from keystand.layouts.text import width as text_width
 from keystand.layouts.view import HINTS
@@ -347,8 +348,17 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
                 continue
             if table == "mission_name":
                 text = f"{text} {NAMED[key]}"
+            if "{won}" in text:  # a campaign's row: the widest counts it may show
+                text = text.format(won="99+", best=88)
             out.append((slot(table, key), f"{table}.{key}", text))
     out += [("number", "number", n) for n in WORST_NUMBERS]
+    # The mission in play under the grid and on the end screen: its shortest
+    # name (a box too narrow for "Джакарта 7-7" says "Джакарта"; `mission_forms`).
+    names = strings(lang)["mission_name"]
+    for key in names:
+        short = mission_forms(lang, key, str(NAMED[key]))[-1]
+        out.append(("mission", f"mission.{key}", short))
+    out.append(("mission", "mission.own", f"{MAX_TURNS}-{MAX_TURNS}"))
     return out
 
 
@@ -582,6 +592,8 @@ def test_the_end_screen_has_room_for_everything(model, rotation):
     grids = [(x - 1, y - 1, x + side + 1, y + side + 1) for x, y in lay.grids]
     texts_ = [lay.title.box, lay.reason.box, lay.score.box, *(c.box for c in lay.captions)]
     texts_.append(lay.code.box)
+    assert lay.mission is not None
+    texts_.append(lay.mission.box)
     blocks = [*grids, *texts_]
     for k, block in enumerate(blocks):
         assert inside(block, canvas), block
@@ -819,7 +831,7 @@ def test_the_failure_notices_are_strings_the_screens_ask_for():
 CODE = "YAKM-S9ED-D1RD"
 # name: (script, mission, seat)
 SCENARIOS: dict[str, tuple[str | None, str, Seat]] = {
-    "start-A": (None, "9-9", Seat.A),
+    "start-A": (None, "cairo", Seat.A),  # a named mission under the grid
     "guessing-A": ("midgame", "9-9", Seat.A),
     "guessing-B": ("midgame", "9-9", Seat.B),
     "announced-A": ("announced", "9-9", Seat.A),
@@ -842,6 +854,8 @@ MENU_LINES = (  # Duet's entries, in its order (games/duet: menu_items)
     MenuLine(MenuItem.MISSION, value_text="9-5"),
     MenuLine(MenuItem.ORDER, "strict"),
     MenuLine(MenuItem.FIRST_CLUE, "first_either"),
+    MenuLine(MenuItem.CAMPAIGN),
+    MenuLine(MenuItem.NEW_CAMPAIGN),
     MenuLine(MenuItem.LANGUAGE, "lang_en"),
     MenuLine(MenuItem.HISTORY),
     MenuLine(MenuItem.GAME, "game_duet"),
@@ -859,6 +873,16 @@ MENUS = {
     ),
 }
 MENUS["menu-panel-failed"] = replace(MENUS["menu"], other_panel_failed=True)
+MENUS["menu-campaign"] = MenuView(
+    MENU_LINES,
+    0,
+    campaign=(
+        CampaignLine((None, "9-9"), 3, 22),
+        CampaignLine(("moscow", "8-8"), 1, 14),
+        CampaignLine(("cairo", "9-5"), 2, 9),
+        CampaignLine((None, "12-3"), 1, 0),
+    ),
+)
 # A scenario's screen while the other seat asks to undo: (scenario, seat asking).
 UNDO_ASKED = {"undo-asked-B": ("guessing-B", Seat.A)}
 # A game's end while the key is still held back (both seats may undo).

@@ -180,11 +180,14 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.MENU), 0.5)
     assert stand.settings.loose_order
     stand.handle(Press("B", KeyName.PASS), 0.55)  # first clue: left as it is
+    stand.handle(Press("B", KeyName.PASS), 0.56)  # campaign: left as it is
+    stand.handle(Press("B", KeyName.PASS), 0.57)  # new campaign: left as it is
     stand.handle(Press("B", KeyName.PASS), 0.6)  # language: B's only
+    assert stand.menus[Seat.B].item is Item.LANGUAGE
     stand.handle(Press("B", KeyName.MENU), 0.7)
     assert stand.settings.lang == ("en", "de")
     assert stand.state is first  # nothing of this touches the game in play
-    for t in (0.8, 0.85, 0.9, 0.95, 1.0):
+    for t in (0.8, 0.82, 0.84, 0.85, 0.9, 0.95, 1.0):
         stand.handle(Press("B", KeyName.CLUE), t)
     assert stand.menus[Seat.B].item is Item.NEW_GAME
     stand.handle(Press("B", KeyName.MENU), 1.1)  # a game is in play: asks again

@@ -256,6 +256,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "hint",  # the stand's own state: a key that did nothing, what to press
         "repaired",  # the stand's own state: the journal was damaged on start
         "next_mission",  # the stand's own settings: the mission chosen for the next game
+        "mission",  # public: the mission in play (the time bank on the table)
         "cursor",  # buttons only: this seat's own cursor, never the partner's
         "last",
         "end",

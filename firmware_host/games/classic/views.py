@@ -61,6 +61,20 @@ _STAGE = {
     Phase.OVER: ClassicStage.OVER,
 }
 _WIN = {Reason.ALL_FOUND: Win.ALL_FOUND, Reason.ASSASSIN: Win.ASSASSIN}
+# The last agent covered by whom: the public record's last outcome says it.
+_FOUND_BY = {Result.OTHER_AGENT: Win.GIVEN, Result.PENALTY: Win.PENALTY}
+
+
+def win(state: Classic) -> Win | None:
+    """How a finished game was won: the rules' reason, and for the last agent, whose
+    touch (or the other team's invalid clue) covered it."""
+    if state.reason is None:
+        return None
+    if state.reason is Reason.ALL_FOUND and state.outcome is not None:
+        return _FOUND_BY.get(state.outcome.result, Win.ALL_FOUND)
+    return _WIN[state.reason]
+
+
 _LAST = {
     Result.CLUE: ClassicLastKind.CLUE,
     Result.OWN_AGENT: ClassicLastKind.AGENT,
@@ -152,7 +166,7 @@ def _public(
         revealed=revealed(state),
         guesses_left=state.guesses_left,
         winner=_team(state.winner),
-        win=_WIN[state.reason] if state.reason else None,
+        win=win(state),
         # Pending while the other spymaster picks the word to cover (guessing only).
         penalty=context.penalty_pending and state.phase is Phase.GUESSING,
         timer=None if over else context.timer,

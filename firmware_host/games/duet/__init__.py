@@ -45,6 +45,8 @@ class DuetGame:
         "mission",
         "order",
         "first_clue",
+        "campaign",
+        "new_campaign",
         "language",
         "history",
         "game",

@@ -65,6 +65,18 @@ _ENDING = {
 }
 
 
+def ending(state: Duet) -> Ending:
+    """How a finished game ended, told apart from the public record alone: the
+    tokens left in the bank, whether sudden death came, what the last input was."""
+    if state.reason is None:
+        return Ending.WON_SUDDEN_DEATH if state.sudden_death else Ending.WON
+    if state.reason is Reason.OUT_OF_TIME and state.turns_left == 0:
+        # A turn in play with an empty bank: only the invalid clue's penalty takes
+        # a token while guessing, so it took the last one (rules/duet.py `_penalty`).
+        return Ending.OUT_OF_TIME_PENALTY
+    return _ENDING[state.reason]
+
+
 def marks(side: tuple[Key, ...]) -> tuple[Mark, ...]:
     return tuple(_MARK[k] for k in side)
 
@@ -85,11 +97,13 @@ def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView
     if state.phase is Phase.OVER:
         # The game is over: now, and only now, both sides may be shown.
         shown = context.reveal
+        closing = state.outcome  # the input that ended it: who touched, public
         end = End(
-            ending=_ENDING[state.reason] if state.reason else Ending.WON,
+            ending=ending(state),
             score=state.score,
             card_code=state.card.code if shown else None,
             partner_side=marks(state.card.side(seat.partner)) if shown else None,
+            by=_who(closing.guesser, seat) if closing is not None else None,
         )
     last = state.last
     if not context.show_refusal and isinstance(last, Rejection):
@@ -120,11 +134,12 @@ def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView
         and state.clue_giver is seat.partner,
         hint=context.hint,
         repaired=Repaired(context.repaired) if context.repaired else None,
-        # Until the next game applies it; not once this one is over (the end
-        # screen says how to start it).
+        # Until the next game applies it: the end screen too says it (where it
+        # says how to start that game).
         next_mission=mission_label(next_mission)
-        if next_mission is not None and next_mission != state.mission and end is None
+        if next_mission is not None and next_mission != state.mission
         else None,
+        mission=mission_label(state.mission),
         cursor=context.cursor if state.phase is not Phase.OVER else None,
         last=_last(last, seat),
         end=end,
