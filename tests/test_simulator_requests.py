@@ -181,3 +181,80 @@ def test_a_line_a_script_takes_the_page_takes(
     p, inputs = page
     assert post(p.url, body)[0] == 200
     assert inputs == [event]
+
+
+def raw_post(url: str, head: bytes, body: bytes, *, half_close: bool = True) -> tuple[int, str]:
+    """POST /input as bytes on a socket: `head` holds the header lines after the
+    request line, `body` what is sent of the body; then the writing side is shut
+    (the client has sent all it will). The status and the answer's error line."""
+    host, port = url[len("http://") : -1].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=30) as s:
+        s.sendall(b"POST /input HTTP/1.1\r\nHost: x\r\n" + head + b"\r\n" + body)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+    status_line, _, rest = answer.partition(b"\r\n")
+    payload = json.loads(rest.split(b"\r\n\r\n", 1)[1])
+    return int(status_line.split()[1]), str(payload.get("error", payload.get("queued")))
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "says"),
+    [
+        # "press A menu long" declared, cut to "press A menu" (another key press).
+        (b"Content-Length: 17\r\n", b"press A menu", "the body ended after 12 of its 17 bytes"),
+        (b"Content-Length: 9\r\nContent-Length: 3\r\n", b"touch 2 2", "2 Content-Length headers"),
+        (b"Content-Length: 9\r\nContent-Length: 9\r\n", b"touch 2 2", "2 Content-Length headers"),
+        (b"Content-Length: 9, 3\r\n", b"touch 2 2", "Content-Length '9, 3': expected a number"),
+        (b"Content-Length: +9\r\n", b"touch 2 2", "Content-Length '+9': expected a number"),
+        (b"Content-Length: \xd9\xa9\r\n", b"touch 2 2", "expected a number of bytes"),
+        (b"", b"touch 2 2", "no Content-Length"),
+        (b"Content-Length: 0\r\n", b"", "a body of 0 bytes"),
+        (b"Content-Length: 201\r\n", b"touch 2 2" + b" " * 192, "a body of 201 bytes"),
+        (b"Content-Length: 99999999999\r\n", b"touch 2 2", "expected a number of bytes"),
+        (
+            b"Transfer-Encoding: chunked\r\n",
+            b"9\r\ntouch 2 2\r\n0\r\n\r\n",
+            "a chunked body is not taken",
+        ),
+    ],
+)
+def test_a_body_not_exactly_its_one_length_is_refused_and_nothing_taken(
+    page: tuple[SimulatorPage, list[object]], head: bytes, body: bytes, says: str
+) -> None:
+    """Over a raw socket, as a client that cuts its body short or sends two
+    lengths would: one line, 400, nothing queued for the stand."""
+    p, inputs = page
+    code, error = raw_post(p.url, head, body)
+    assert (code, inputs) == (400, [])
+    assert says in error and error.endswith("nothing taken"), error
+    assert "\n" not in error
+
+
+def test_a_body_of_exactly_its_length_is_taken_over_a_raw_socket(
+    page: tuple[SimulatorPage, list[object]],
+) -> None:
+    p, inputs = page
+    assert raw_post(p.url, b"Content-Length: 17\r\n", b"press A menu long") == (
+        200,
+        "press A menu long",
+    )
+    assert inputs == [Press("A", KeyName.MENU, long=True)]
+    # Bytes after the declared length are no part of the body (the connection
+    # closes after one answer: they are never read as another request).
+    assert raw_post(p.url, b"Content-Length: 9\r\n", b"touch 2 2touch 3 3") == (200, "touch 2 2")
+    assert inputs[1:] == [Touch(2, 2)]
+
+
+def test_a_body_that_stops_arriving_is_refused_at_the_deadline() -> None:
+    """A client that declares 17 bytes, sends 12 and waits (no half-close): the
+    request's deadline ends it, and nothing is taken."""
+    p, inputs = start(deadline=0.5)
+    try:
+        code, error = raw_post(p.url, b"Content-Length: 17\r\n", b"press A menu", half_close=False)
+    finally:
+        p.stop()
+    assert (code, inputs) == (400, [])
+    assert "did not arrive in time" in error

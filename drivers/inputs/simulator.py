@@ -24,10 +24,10 @@ from importlib import resources
 from typing import Any
 
 from .base import Emit, InputDriver, Report
-from .events import COLS, ROWS, InputEvent, Press, Touch, parse_line
+from .events import COLS, ROWS, InputEvent, Press, Touch, excerpt, parse_line
 from .script import ScriptLineError, decode_line
 
-MAX_BODY = 200
+MAX_BODY = 200  # bytes: one input line and its comment; a longer body is refused unread
 MAX_CLIENTS = 16  # a page polls with one or two connections; more is a runaway client
 EVICT_WAIT = 5.0  # seconds a new connection waits for an evicted one's thread to end
 
@@ -274,18 +274,17 @@ class SimulatorPage(InputDriver):
                     self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {path}"})
 
             def do_POST(self) -> None:
-                try:
-                    length = int(self.headers.get("Content-Length", "0"))
-                except ValueError:
-                    length = -1
-                body = self.rfile.read(length) if 0 < length <= MAX_BODY else b""
-                self._read()
                 if self.path != "/input":
+                    self._read()
                     self._json(HTTPStatus.NOT_FOUND, {"error": f"nothing at {self.path}"})
                     return
-                if not 0 < length <= MAX_BODY:
-                    self._json(HTTPStatus.BAD_REQUEST, {"error": "send one input line"})
+                try:
+                    body = self._body()
+                except _Refused as refused:
+                    self._read()
+                    self._json(HTTPStatus.BAD_REQUEST, {"error": f"{refused}: nothing taken"})
                     return
+                self._read()
                 try:
                     event = _page_event(body, *page.grid())
                 except ValueError as e:
@@ -295,7 +294,45 @@ class SimulatorPage(InputDriver):
                 # Queued for the stand; the rules may still refuse it (see /status).
                 self._json(HTTPStatus.OK, {"queued": str(event)})
 
+            def _body(self) -> bytes:
+                """The body, exactly as long as its one Content-Length says, or
+                _Refused: a body cut short is another line ("press A menu long"
+                cut to "press A menu" is another key), and two lengths leave it
+                open which one the client meant."""
+                return read_body(self.headers, self.rfile)
+
         return Handler
+
+
+class _Refused(ValueError):
+    """A POST whose body cannot be taken as sent (its length, its framing)."""
+
+
+def read_body(headers: Any, rfile: Any) -> bytes:
+    """The body of a request with `headers`, read from `rfile`: exactly its one
+    Content-Length of bytes, 1 to MAX_BODY. _Refused, saying why, for anything
+    else: no length or more than one (equal or not), one that is not plain ASCII
+    digits, a chunked body, a length over the cap (nothing of it is read), a
+    body that ends before its length or does not arrive in time."""
+    if headers.get_all("Transfer-Encoding"):
+        raise _Refused("a chunked body is not taken: send one line with a Content-Length")
+    lengths = headers.get_all("Content-Length") or []
+    if len(lengths) != 1:
+        said = "no Content-Length" if not lengths else f"{len(lengths)} Content-Length headers"
+        raise _Refused(f"{said}: send one line with one Content-Length")
+    text = lengths[0].strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise _Refused(f"Content-Length {excerpt(text, 12)}: expected a number of bytes")
+    length = int(text)
+    if not 0 < length <= MAX_BODY:
+        raise _Refused(f"a body of {length} bytes: send one input line, 1 to {MAX_BODY} bytes")
+    try:
+        body = rfile.read(length)
+    except TimeoutError:
+        raise _Refused(f"the body of {length} bytes did not arrive in time") from None
+    if len(body) != length:
+        raise _Refused(f"the body ended after {len(body)} of its {length} bytes")
+    return bytes(body)
 
 
 PAGE_VERBS = ("touch", "press")  # what the page sends: what a table's hardware does
