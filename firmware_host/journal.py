@@ -21,7 +21,13 @@ On open (`load` reads the bytes, `Journal.open` repairs the file):
   record and the start record included): the file is first copied aside whole
   (`<name>.damaged-<n>`, the copy and its folder fsynced), and only then is the
   damage cut; the records after it are kept only if they follow in sequence.
-  A power cut during a repair cannot lose the only copy.
+  A power cut during a repair cannot lose the only copy. The log line says
+  what the cut bytes hold: no sound record, or which sound records could not
+  be kept (a gap before them in the sequence, or a number already taken).
+- A CRC whose hex digits are written in capitals is the same CRC (a bit flip of
+  0x20 turns "a" into "A" and nothing else): the record is sound and kept, its
+  CRC written again in small letters (the file replaced whole, as a line end is);
+  the log says so.
 """
 
 from __future__ import annotations
@@ -92,14 +98,27 @@ class Cut:
         if self.tail:
             return (
                 f"the journal is damaged at record {self.seq}: the {self.seq} record(s) before "
-                f"it are kept and the {n} bytes from there on, no sound record "
-                f"({_preview(self.data)}), were cut"
+                f"it are kept and the {n} bytes from there on, {self.holding()}, were cut"
             )
         return (
-            f"the journal is damaged at record {self.seq}: {n} bytes that are no record "
-            f"({_preview(self.data)}) came before it and were cut; it and the records after "
-            "it are kept"
+            f"the journal is damaged at record {self.seq}: {n} bytes, {self.holding()}, came "
+            "before it and were cut; it and the records after it are kept"
         )
+
+    def holding(self) -> str:
+        """What the cut bytes hold, truly: no sound record, or the sound records
+        (by number) that could not be kept: each claims a number already kept or
+        follows a gap in the sequence, so replaying it would change the game."""
+        found = _sound_within(self.data)
+        if not found:
+            return f"no sound record ({_preview(self.data)})"
+        numbers = ", ".join(str(seq) for seq in found[:8]) + (", ..." if len(found) > 8 else "")
+        why = (
+            f"not record {self.seq}, so none of them can follow record {self.seq - 1}"
+            if self.seq > 0
+            else "none of them a start record 0"
+        )
+        return f"{len(found)} sound record(s) numbered {numbers} ({why})"
 
 
 @dataclass(frozen=True)
@@ -111,6 +130,7 @@ class Loaded:
     journal: bytes
     cuts: tuple[Cut, ...] = ()
     bare: bool = False  # the file ended right after the last record, before its line end
+    recased: tuple[int, ...] = ()  # kept records whose CRC has a capital hex digit
 
     @property
     def dropped(self) -> bytes:
@@ -125,7 +145,7 @@ class Loaded:
 
     @property
     def clean(self) -> bool:
-        return not self.cuts and not self.bare
+        return not self.cuts and not self.bare and not self.recased
 
     @property
     def reason(self) -> str:
@@ -135,6 +155,14 @@ class Loaded:
                 f"record {len(self.records) - 1} is sound and kept; the file ended before "
                 "its line end, which was written"
             )
+        if self.recased:
+            more = ", ..." if len(self.recased) > 8 else ""
+            numbers = ", ".join(map(str, self.recased[:8])) + more
+            said.append(
+                f"record(s) {numbers}: a hex digit of the CRC is a capital letter (a bit "
+                "flipped on the disk); its value and the payload are sound: kept, the CRC "
+                "written again in small letters"
+            )
         return "; ".join(said) or "the journal is sound"
 
 
@@ -142,11 +170,13 @@ class Loaded:
 class Recovery:
     """What `Journal.open` found and repaired, and where it first kept the whole
     file aside: `damaged_copy` if anything but a torn tail was cut (the screens
-    say so), else `torn_copy` if a torn tail was (said only in the log)."""
+    say so), else `torn_copy` if a torn tail was (said only in the log), else
+    `recased_copy` if a CRC was only written again in small letters (the log)."""
 
     loaded: Loaded = Loaded((), b"")
     damaged_copy: Path | None = None
     torn_copy: Path | None = None
+    recased_copy: Path | None = None
 
     @property
     def clean(self) -> bool:
@@ -170,8 +200,9 @@ class Recovery:
     def __str__(self) -> str:
         if self.damaged_copy is not None:
             return f"{self.loaded.reason}; the whole file was first copied to {self.damaged_copy}"
-        if self.torn_copy is not None:
-            return f"{self.loaded.reason} (the file as found is kept at {self.torn_copy})"
+        found = self.torn_copy or self.recased_copy
+        if found is not None:
+            return f"{self.loaded.reason} (the file as found is kept at {found})"
         return self.loaded.reason
 
 
@@ -186,6 +217,7 @@ def load(buf: bytes) -> Loaded:
     records: list[Record] = []
     lines: list[bytes] = []
     cuts: list[Cut] = []
+    recased: list[int] = []
     offset, ended = 0, True  # ended: the last record kept was followed by its line end
     while offset < len(buf):
         seq = len(records)
@@ -195,7 +227,11 @@ def load(buf: bytes) -> Loaded:
                 cuts.append(Cut(offset, b"", seq, False, False, False))
             record, end = got
             records.append(record)
-            lines.append(buf[offset:end] + b"\n")
+            line = buf[offset:end] + b"\n"
+            if _has_capital(line[_CRC_AT : _HEAD - 1]):  # written again as keystand writes it
+                recased.append(seq)
+                line = line[:_CRC_AT] + line[_CRC_AT : _HEAD - 1].lower() + line[_HEAD - 1 :]
+            lines.append(line)
             ended = buf[end : end + 1] == b"\n"
             offset = end + ended
             continue
@@ -210,10 +246,15 @@ def load(buf: bytes) -> Loaded:
         cuts.append(Cut(offset, buf[offset:stop], seq, ended, tail, torn))
         offset, ended = stop, True
     bare = bool(records) and not ended
-    return Loaded(tuple(records), b"".join(lines), tuple(cuts), bare)
+    return Loaded(tuple(records), b"".join(lines), tuple(cuts), bare, tuple(recased))
 
 
-_HEAD_FORM = re.compile(rb"KS1 (\d{8}) (\d{6}) ([0-9a-f]{8}) ")
+# The CRC's hex digits in either case: keystand writes them small, but a bit flip
+# of 0x20 in one ("a" -> "A") changes neither the CRC's value nor the payload, so
+# the record is as sound as it was and is kept (said in the log, `Loaded.recased`,
+# and written again in small letters).
+# Its length and sequence digits stay ASCII digits only.
+_HEAD_FORM = re.compile(rb"KS1 ([0-9]{8}) ([0-9]{6}) ([0-9a-fA-F]{8}) ")
 
 
 def _sound(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
@@ -233,6 +274,27 @@ def _sound(buf: bytes, offset: int, seq: int) -> tuple[Record, int] | None:
     except (ValueError, RecursionError):  # a sound CRC over a payload keystand never wrote
         return None
     return (Record(seq, data), end) if isinstance(data, dict) else None
+
+
+_CRC_AT = len(MAGIC) + 1 + 8 + 1 + 6 + 1  # where the CRC's eight hex digits start
+
+
+def _has_capital(digits: bytes) -> bool:
+    return any(0x41 <= b <= 0x46 for b in digits)
+
+
+def _sound_within(data: bytes) -> list[int]:
+    """The numbers of the sound records (of any number) that start in `data`."""
+    found = []
+    at = data.find(MAGIC + b" ")
+    while at >= 0:
+        got = _sound_any(data, at)
+        if got is not None:
+            found.append(got[0].seq)
+            at = data.find(MAGIC + b" ", got[1])
+        else:
+            at = data.find(MAGIC + b" ", at + 1)
+    return found
 
 
 def _sound_any(buf: bytes, offset: int) -> tuple[Record, int] | None:
@@ -309,12 +371,16 @@ class Journal:
             # bytes are kept too (a copy costs nothing; a loss cannot be undone).
             torn = any(c.torn for c in loaded.cuts) and copy is None
             torn_copy = keep_aside(path, "torn") if torn else None
+            # A CRC written again in small letters changes a byte of the file: the
+            # file as found is kept too, for the same reason.
+            recased = bool(loaded.recased) and copy is None and torn_copy is None
+            recased_copy = keep_aside(path, "recased") if recased else None
             if buf.startswith(loaded.journal):
                 if len(buf) > len(loaded.journal):
                     cut(path, len(loaded.journal))
             else:  # a line end to write again, maybe records after it
                 rewrite(path, loaded.journal)
-            recovery = Recovery(loaded, copy, torn_copy)
+            recovery = Recovery(loaded, copy, torn_copy, recased_copy)
         records = list(recovery.loaded.records)
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)

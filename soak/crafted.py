@@ -73,9 +73,10 @@ KINDS: dict[str, tuple[Maker, bool | None, dict[str, Any] | None]] = {
     ),
     "big-payload": (lambda n: line(n, BIG), True, json.loads(BIG)),
     "deep-nesting": (lambda n: line(n, DEEP), False, None),  # past any parser's depth
+    # The same CRC in capitals (issue 35): sound, kept, and what follows it too.
     "crc-uppercase": (
         lambda n: line(n, _obj(EVENT), crc=b"%08X" % zlib.crc32(b"%08d" % n + _obj(EVENT))),
-        None,
+        True,
         EVENT,
     ),
     "seq-plus": (lambda n: line(n, _obj(EVENT), seq_text=b"+%07d" % n), None, EVENT),

@@ -274,3 +274,64 @@ def test_a_damaged_start_record_is_kept_aside_and_reported(tmp_path: Path) -> No
     copy = tmp_path / "current.journal.damaged-1"
     assert copy.read_bytes() == bytes(spoiled)
     assert str(copy) in str(info.value)
+
+
+def _recase_crc(line: bytes) -> bytes:
+    """`line` with every hex letter of its CRC in capitals (bit 0x20 flipped)."""
+    head = len(b"KS1 00000000 000000 ")
+    return line[:head] + line[head : head + 8].upper() + line[head + 8 :]
+
+
+def test_a_crc_in_capitals_is_the_same_crc_and_nothing_after_it_is_cut(tmp_path: Path) -> None:
+    """Issue 35: a case flip in a CRC digit leaves its value and the payload as they
+    were; the loader once cut that record and every sound record after it."""
+    lines = [encode(i, r) for i, r in enumerate(RECORDS)]
+    crc_of = [line[20:28] for line in lines]
+    which = next(i for i, crc in enumerate(crc_of) if crc.upper() != crc and i < len(lines) - 1)
+    lines[which] = _recase_crc(lines[which])
+    path = tmp_path / "game.journal"
+    path.write_bytes(b"".join(lines))
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS
+    assert recovery.damaged_copy is None and recovery.torn_copy is None
+    # Written again as keystand writes it (the screens say nothing: no damage);
+    # the file as found is kept beside it, as a torn tail's is.
+    assert path.read_bytes() == b"".join(encode(i, r) for i, r in enumerate(RECORDS))
+    assert recovery.recased_copy is not None
+    assert recovery.recased_copy.read_bytes() == b"".join(lines)
+    assert str(recovery.recased_copy) in str(recovery)
+    assert f"record(s) {which}: a hex digit of the CRC is a capital letter" in str(recovery)
+    again, records, recovery = Journal.open(path)
+    again.close()
+    assert [r.data for r in records] == RECORDS and recovery.clean
+
+
+def test_the_warning_names_the_sound_records_a_damaged_one_takes_with_it(
+    tmp_path: Path,
+) -> None:
+    """A damaged record in the middle: the records after it cannot follow without
+    it and are cut (the copy keeps them); the warning says they were sound
+    records, not that the cut bytes hold none."""
+    lines = [encode(i, r) for i, r in enumerate(RECORDS)]
+    lines[1] = lines[1].replace(b"clue A", b"clue B")  # the payload changed: its CRC fails
+    path = tmp_path / "game.journal"
+    path.write_bytes(b"".join(lines))
+    journal, records, recovery = Journal.open(path)
+    journal.close()
+    assert [r.data for r in records] == RECORDS[:1]
+    said = str(recovery)
+    assert "no sound record" not in said
+    assert "2 sound record(s) numbered 2, 3 (not record 1, so none of them" in said
+    assert recovery.damaged_copy is not None
+    assert recovery.damaged_copy.read_bytes() == b"".join(lines)  # the copy holds them
+    assert f"the whole file was first copied to {recovery.damaged_copy}" in said
+
+
+def test_bytes_with_no_sound_record_are_still_said_to_hold_none(tmp_path: Path) -> None:
+    lines = [encode(i, r) for i, r in enumerate(RECORDS)]
+    path = tmp_path / "game.journal"
+    path.write_bytes(b"".join(lines[:2]) + b"garbage, no record at all\n")
+    journal, _, recovery = Journal.open(path)
+    journal.close()
+    assert "the 26 bytes from there on, no sound record (b'garbage" in str(recovery)
