@@ -174,3 +174,42 @@ def test_every_line_number_is_the_editors(tmp_path: Path):
     with pytest.raises(ScriptLineError) as e:
         parse_script(b"clue A\n\n# x\r\n\ntouch 5 5\n")
     assert e.value.line == 5
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "touch \u0662 \u0663",
+        "touch \uff12 3",
+        "touch +2 3",
+        "touch 1_0 2",
+        "wait \u0665\u0660\u0660",
+        "wait +500",
+        "wait 1_000",
+    ],
+)
+def test_a_scripts_numbers_are_ascii_digits_as_a_card_codes_are(line: str) -> None:
+    """Issue 35: int() takes Arabic-Indic and fullwidth digits, signs and
+    underscores, so Arabic-Indic `touch 2 3` played as `touch 2 3`. Every reader refuses them:
+    the stand's script, and each game's script for play and render."""
+    from keystand import games
+    from keystand.script import ScriptError
+
+    with pytest.raises(ScriptLineError, match="line 1: "):
+        parse_script(line + "\n")
+    for game in games.SHIPPED:
+        with pytest.raises(ScriptError, match="line 1: "):
+            games.get(game).input_script(line + "\n")
+        if line.startswith("touch"):
+            with pytest.raises(ScriptError, match="line 1: "):
+                games.get(game).script(line + "\n")
+
+
+def test_a_journal_record_of_look_alike_digits_is_not_replayed_as_a_touch() -> None:
+    from keystand.rules import EventError, parse_event
+    from keystand.rules.classic_events import parse_event as classic_event
+
+    for parse in (parse_event, classic_event):
+        assert str(parse("touch 2 3")) == "touch 2 3"
+        with pytest.raises(EventError, match="ROW and COL are numbers"):
+            parse("touch \u0662 \u0663")  # Arabic-Indic 2 and 3

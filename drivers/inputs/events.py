@@ -116,6 +116,19 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     return repr(text[:limit]) + f"... ({len(text)} characters)"
 
 
+def _ascii_digits(word: str) -> bool:
+    return word.isascii() and word.isdigit()
+
+
+def number(word: str) -> int:
+    """A script's number: ASCII digits only, as a card code takes only its own
+    characters. int() alone would take "٢" (Arabic-Indic two) as 2, "+2", "1_0"
+    and " 2": a line that looks like another would play as it. ValueError else."""
+    if not _ascii_digits(word):
+        raise ValueError(f"{excerpt(word, 12)}: not a number of ASCII digits")
+    return int(word)
+
+
 def _seat(word: str) -> str:
     seat = word.upper()
     if seat not in SEATS:
@@ -144,7 +157,7 @@ def parse_line(
     try:
         if verb == "touch":
             try:
-                row, col = int(args[0]), int(args[1])
+                row, col = number(args[0]), number(args[1])
             except ValueError:
                 raise ValueError(f"ROW and COL are numbers {_bounds(rows, cols)}") from None
             wrong = off_grid(row, col, rows, cols)
@@ -156,7 +169,7 @@ def parse_line(
         if verb in ("undo", "penalty"):
             return Act(verb)
         if verb == "wait":
-            ms = int(args[0]) if args[0].isdigit() else -1
+            ms = number(args[0]) if _ascii_digits(args[0]) else -1
             if not 0 <= ms <= 3_600_000:
                 raise ValueError("MS is a whole number of milliseconds, 0..3600000")
             return ms / 1000

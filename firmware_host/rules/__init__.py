@@ -15,7 +15,7 @@ cannot name one by accident:
 from .card import AGENTS_TO_FIND, CELLS, DISTRIBUTION, SIZE, Card, Key, Seat, cell, row_col
 from .cardcode import CARD_COUNT, generate
 from .errors import CardCodeError, CardError, EventError, KeystandError, MissionError
-from .events import Clue, Event, Pass, Penalty, Touch, Undo, parse_event
+from .events import Clue, Event, Pass, Penalty, Touch, Undo, digits, parse_event
 from .grid import Grid
 from .mission import NAMED, STANDARD, Mission
 
@@ -44,6 +44,7 @@ __all__ = [
     "Touch",
     "Undo",
     "cell",
+    "digits",
     "generate",
     "parse_event",
     "row_col",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .card import SIZE, cell
 from .classic_card import STARTING_AGENTS, Team
 from .errors import EventError
-from .events import Touch, Undo
+from .events import Touch, Undo, digits
 
 # The most words a team has on a card: a number above it cannot count the team's
 # own words ("Die Zahl sagt dir, auf wie viele Wörter sich dein Hinweis bezieht");
@@ -127,7 +127,7 @@ def _cell_args(text: str, args: list[str], usage: str) -> tuple[int, int]:
     if len(args) != 2:
         raise EventError(f"{text!r}: expected {usage!r}")
     try:
-        return int(args[0]), int(args[1])
+        return digits(args[0]), digits(args[1])
     except ValueError:
         raise EventError(f"{text!r}: ROW and COL are numbers 0..{SIZE - 1}") from None
 

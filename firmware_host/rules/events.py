@@ -72,6 +72,14 @@ class Penalty:
 Event = Touch | Clue | Pass | Undo | Penalty
 
 
+def digits(word: str) -> int:
+    """A number of an event's text: ASCII digits only (int() would also take
+    "٢", "+2" or "1_0", so a journal or script line could play as another)."""
+    if not (word.isascii() and word.isdigit()):
+        raise ValueError(f"{word!r}: not a number of ASCII digits")
+    return int(word)
+
+
 def parse_event(text: str) -> Event:
     """One event from its script text; raises EventError naming what is wrong."""
     words = text.split()
@@ -86,7 +94,7 @@ def parse_event(text: str) -> Event:
     if verb == "touch":
         need(2, "touch ROW COL")
         try:
-            row, col = int(args[0]), int(args[1])
+            row, col = digits(args[0]), digits(args[1])
         except ValueError:
             raise EventError(f"{text.strip()!r}: ROW and COL are numbers 0..4") from None
         return Touch(row, col)

@@ -15,7 +15,7 @@ import enum
 import random
 from dataclasses import dataclass, replace
 
-from keystand.rules import CardError, EventError, Grid
+from keystand.rules import CardError, EventError, Grid, digits
 from keystand.rules.core import BaseRejection, BaseRejectReason, Referee, Undo
 
 GRID = Grid(4, 5)
@@ -121,7 +121,7 @@ def parse_event(text: str) -> Event:
         return simple[verb]
     if verb == "touch" and len(words) == 3:
         try:
-            return Touch(int(words[1]), int(words[2]))
+            return Touch(digits(words[1]), digits(words[2]))
         except ValueError as e:
             if isinstance(e, EventError):
                 raise
