@@ -230,6 +230,7 @@ def diagnose(
         profile = profiles.load(name)
         if settings is not None:
             profile = settings.onto(profile)
+        profiles.check_playable(profile)  # `keystand run` refuses it too
     except profiles.ProfileError as e:
         yield Check("profile", False, str(e))
     else:

@@ -37,6 +37,35 @@ KEY_EDGES = ("left", "right", "top", "bottom")
 TOUCH_SOURCES = ("mpr121", "serial-grid", "simulator", "keyboard")
 
 
+# What a player gives the stand: a clue (a seat's clue key, the page's keys, a
+# typed line) and a word (a touch on a grid or on the page, a typed line, or on
+# keys alone the guesser's cursor). A script is no player: `run --script` plays
+# without these.
+CLUE_SOURCES = ("keys", "simulator", "keyboard")
+WORD_SOURCES = ("keys", "simulator", "keyboard", "mpr121", "serial-grid")
+
+
+def unplayable(kinds: Sequence[str]) -> str | None:
+    """What a build with these input kinds lacks for a player to play it, in
+    words, or None: it must let a player give a clue and name a word."""
+    if any(k in CLUE_SOURCES for k in kinds):
+        return None  # each of them names words too
+    given = f"its inputs: {', '.join(kinds)}" if kinds else "it has none"
+    if any(k in WORD_SOURCES for k in kinds):
+        lacks = "give a clue with (a touch grid names words only)"
+    else:
+        lacks = "give a clue or name a word with"
+    return f'no input a player can {lacks} ({given}): add "keys", "simulator" or "keyboard"'
+
+
+def check_playable(profile: Profile) -> None:
+    """ProfileError, one line naming what is missing, for a build no player could
+    play: `profile check`, doctor and `run` (without --script) refuse it."""
+    missing = unplayable(profile.input.kinds)
+    if missing is not None:
+        raise ProfileError(profile.source, "input.kinds", missing)
+
+
 def cursor_keys(kinds: Sequence[str]) -> bool:
     """A build with keys and nothing to touch a word with: the guesser picks the
     word with a cursor on their own screen (docs/buttons-only.md)."""

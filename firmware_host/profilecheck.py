@@ -21,7 +21,8 @@ def add_parser(sub: Any) -> None:
         help="load profiles and check their pin plans, one line each",
         description="Load each profile as `keystand run` would and check its pin plan: no "
         "GPIO used twice, the SPI, I2C and UART lines free when the build needs them, every "
-        "pin a header GPIO (2..27). Exit 0 only when all pass.",
+        "pin a header GPIO (2..27); and that a player can play it (an input that gives a "
+        "clue and names a word). Exit 0 only when all pass.",
     )
     check.add_argument(
         "profiles",
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for name in names:
         try:
             loaded = profiles.load(name)
+            profiles.check_playable(loaded)  # a stand no player could play is no build
         except profiles.ProfileError as e:
             failed += 1
             print(e, file=out)

@@ -97,6 +97,10 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
     settings = configs.load(configs.find(args.config))
     profile_name = args.profile or settings.get("service", "profile") or "desktop"
     profile = settings.onto(profiles.load(profile_name))
+    if not args.script:
+        # A stand no player could play would run dark for ever (exit 2: systemd's
+        # RestartPreventExitStatus=, no restart loop); a script plays one itself.
+        profiles.check_playable(profile)
     if args.speed is not None and not 0 <= args.speed <= 10:
         raise UsageError(f"--speed {args.speed}: expected 0..10 (1 real time, 0 no waiting)")
     if args.port is not None and not 0 <= args.port <= 65535:
