@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("keystand")
 
 STOP_TIMEOUT = 30.0  # seconds for the last frames and the neutral picture
+SCREENS = "screens"  # in the state dir: what each simulated panel last showed
 
 
 def add_parser(sub: Any) -> None:
@@ -180,9 +181,9 @@ def _panels(
         pace = cfg.speed if speed is None else speed
         options: dict[str, Any] = {}
         if driver == "sim":
-            # What each simulated panel last showed, kept as e-ink keeps it.
-            (state_dir / "screens").mkdir(mode=0o700, exist_ok=True)
-            options = {"speed": pace, "remember": state_dir / "screens" / f"{seat}.png"}
+            # What each simulated panel last showed, kept as e-ink keeps it (its
+            # folder is made once the start is decided: `_take_state_dir`).
+            options = {"speed": pace, "remember": state_dir / SCREENS / f"{seat}.png"}
         else:
             options = {
                 "seat": seat,
@@ -318,13 +319,20 @@ class ShownLog:
     panel's worker goes on: no line waits in a buffer for the process's end. A
     frame finished after `close()` (a panel that outlived the stop's deadline)
     still gets its line: the file is opened again for it. A line the disk
-    refuses is said once in the log; it never fails the panel's frame."""
+    refuses is said once in the log; it never fails the panel's frame.
+    `opened=False`: the file is made only by `open()`, once the start is decided
+    (a refused start writes nothing)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, opened: bool = True) -> None:
         self.path = path
         self.lock = threading.Lock()
-        self.fd: int | None = self._open()
+        self.fd: int | None = self._open() if opened else None
         self.complained = False
+
+    def open(self) -> None:
+        with self.lock:
+            if self.fd is None:
+                self.fd = self._open()
 
     def _open(self) -> int:
         return os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -364,12 +372,70 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         level=logging.INFO, format="keystand: %(levelname)s %(message)s", stream=err
     )
     plan = run_plan.make(args, sys.stdin)
-    held = claim_state_dir(plan.state_dir)
+    # Another run's state dir is refused now, before any driver is made; the lock
+    # itself is taken (and the state dir made) only once the start is decided
+    # (`serve`), so a refused start writes nothing in it.
+    probe_state_dir(plan.state_dir)
+    return serve(plan, build(plan, err), out, err)
+
+
+def _lock_fd(path: Path, flags: int) -> int | None:
+    """A descriptor of the state dir's lock file, refused (exit 2) if it is no
+    regular file; None: there is none (only with flags lacking O_CREAT)."""
+    not_a_file = f"{str(path)!r} is not a file: move it away, keystand writes it"
+    # No link followed (its target would be written), no FIFO's writer waited for.
+    flags |= os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
-        return serve(plan, build(plan, err), out, err)
-    finally:
-        if held is not None:
-            os.close(held)
+        fd = os.open(path, flags, 0o600)
+    except FileNotFoundError:
+        if flags & os.O_CREAT:
+            raise UsageError(f"cannot open {str(path)!r}: its folder is gone") from None
+        return None
+    except OSError as e:
+        if e.errno in (errno.EISDIR, errno.ELOOP):
+            raise UsageError(not_a_file) from None
+        if e.errno == errno.ENOTDIR and not flags & os.O_CREAT:
+            return None  # the state dir is no folder: the plan said so already
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(not_a_file)
+    return fd
+
+
+def _in_use(fd: int, state_dir: Path) -> InUse:
+    holder = os.pread(fd, 16, 0).decode("ascii", "replace").strip()
+    os.close(fd)
+    pid = f" (pid {holder})" if holder.isdigit() else ""
+    return InUse(
+        f"state dir {str(state_dir)!r} is in use by another keystand run{pid}: "
+        "stop it first (sudo systemctl stop keystand, for the service's), "
+        "or give another --state-dir"
+    )
+
+
+def probe_state_dir(state_dir: Path) -> None:
+    """InUse (exit 1) if another run holds the state dir now; UsageError if its
+    lock file is no file. Writes nothing: a lock file that is not there is not
+    made (the state dir was in use by nobody), and one that is there is only
+    tried and let go again."""
+    import fcntl
+
+    from .store import LOCK
+
+    try:
+        fd = _lock_fd(state_dir / LOCK, os.O_RDONLY)
+    except OSError:
+        return  # unreadable: `claim_state_dir` says what is wrong, when it matters
+    if fd is None:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise _in_use(fd, state_dir) from None
+    except OSError:
+        pass  # a filesystem without locks: `claim_state_dir` says so
+    os.close(fd)  # let go: the lock is taken once the start is decided
 
 
 def claim_state_dir(state_dir: Path) -> int | None:
@@ -379,39 +445,32 @@ def claim_state_dir(state_dir: Path) -> int | None:
     would cut one stand's moves as damage. The kernel lets go when the process
     ends, however it ends (a power cut, kill -9); closing the descriptor sooner.
     None: no lock can be had (no inode left, a filesystem without locks): the
-    stand runs unguarded and the log says so, as it runs on a full disk."""
+    stand runs unguarded and the log says so, as it runs on a full disk.
+
+    Called once the start is decided (the drivers made, the inputs started):
+    it makes the state dir if it is missing, and the lock file."""
     import fcntl
 
     from .store import LOCK
 
-    path = state_dir / LOCK
-    not_a_file = f"{str(path)!r} is not a file: move it away, keystand writes it"
     unguarded = "cannot hold the state dir (%s): a second run on it is not refused"
-    # No link followed (its target would be written), no FIFO's writer waited for.
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
     try:
-        fd = os.open(path, flags, 0o600)
+        state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as e:
+        raise run_plan.unwritable(state_dir, e) from e
+    path = state_dir / LOCK
+    try:
+        fd = _lock_fd(path, os.O_RDWR | os.O_CREAT)
     except OSError as e:
         if e.errno in (errno.ENOSPC, errno.EDQUOT):  # a full disk: the stand runs on
             log.warning(unguarded, e)
             return None
-        if e.errno in (errno.EISDIR, errno.ELOOP):
-            raise UsageError(not_a_file) from None
         raise UsageError(f"cannot open {str(path)!r}: {e.strerror or e}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise UsageError(not_a_file)
+    assert fd is not None  # O_CREAT: made if missing
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        holder = os.pread(fd, 16, 0).decode("ascii", "replace").strip()
-        os.close(fd)
-        pid = f" (pid {holder})" if holder.isdigit() else ""
-        raise InUse(
-            f"state dir {str(state_dir)!r} is in use by another keystand run{pid}: "
-            "stop it first (sudo systemctl stop keystand, for the service's), "
-            "or give another --state-dir"
-        ) from None
+        raise _in_use(fd, state_dir) from None
     except OSError as e:  # a filesystem without locks (ENOLCK): the stand runs on
         os.close(fd)
         log.warning(unguarded, e)
@@ -457,7 +516,7 @@ def build(plan: Plan, err: TextIO) -> Built:
         hint = f"(keystand doctor --profile {plan.profile_name} says what to fix)"
         raise _hardware(e, hint) from e
     stand = Stand(
-        Store(plan.state_dir),
+        Store(plan.state_dir, create=False),  # made once the start is decided
         settings=Settings(
             undo_window=plan.profile.stand.undo_window,
             reveal_delay=plan.profile.stand.reveal_delay,
@@ -466,7 +525,7 @@ def build(plan: Plan, err: TextIO) -> Built:
         ),
         new_card=plan.new_card(),
     )
-    shown_log = ShownLog(plan.shown_log) if plan.shown_log else None
+    shown_log = ShownLog(plan.shown_log, opened=False) if plan.shown_log else None
     # Under systemd (Type=notify): READY, a STATUS line, WATCHDOG from the loop.
     notifier = Notifier.from_env()
     ping = watchdog_interval()
@@ -519,7 +578,7 @@ def serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
     end), then stop: the screens blanked to the neutral picture."""
     from keystand.drivers.inputs import InputError
 
-    service, stand = built.service, built.stand
+    service = built.service
     # The inputs claim their pins, buses and port before the stand deals or
     # resumes a game: a start refused here has written nothing.
     try:
@@ -528,6 +587,40 @@ def serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"cannot serve the simulator page: {e.strerror or e}") from e
     except InputError as e:  # a key's pin or the I2C bus cannot be had
         raise _hardware(e, "", prefix=f"profile {plan.profile.name!r}: ") from e
+    try:
+        held = _take_state_dir(plan, built)
+    except BaseException:
+        for driver in reversed(service.drivers):  # refused: the inputs let go again
+            with contextlib.suppress(Exception):
+                driver.stop()
+        raise
+    try:
+        return _serve(plan, built, out, err)
+    finally:
+        if held is not None:
+            os.close(held)
+
+
+def _take_state_dir(plan: Plan, built: Built) -> int | None:
+    """The start is decided: everything that could refuse it has been checked and
+    the drivers hold their hardware. Only now is anything written: the state dir
+    and its lock (`claim_state_dir`), its folders, the shown log."""
+    held = claim_state_dir(plan.state_dir)
+    try:
+        built.stand.store.make()
+        if plan.profile.stand.driver == "sim":
+            (plan.state_dir / SCREENS).mkdir(mode=0o700, exist_ok=True)
+        if built.shown_log is not None:
+            built.shown_log.open()
+    except OSError as e:
+        if held is not None:
+            os.close(held)
+        raise run_plan.unwritable(plan.state_dir, e) from e
+    return held
+
+
+def _serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
+    service, stand = built.service, built.stand
     resumed = stand.boot(plan.boot_game)
     if resumed is not None and plan.boot_game and stand.game.name != plan.boot_game:
         # --game sets the next new game's; the game in play is never thrown away unasked.

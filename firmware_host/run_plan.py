@@ -3,13 +3,16 @@
 `make` reads the settings file and the profile, the card and the script, and
 checks every option in the order the messages have always come in (one line, exit
 2, or the hardware's status); the plan it returns is plain data. It starts no
-driver and no thread: the only things it leaves behind are the state dir and the
-`--emulate` folder, made by the checks that ask whether they can be written.
+driver and no thread and writes nothing in the state dir (whether it can be
+written is asked of the folder, not by making it: `keystand run` makes it once
+its start is decided); the only thing it may leave is the `--emulate` folder,
+made once every option is checked.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .cliutil import UsageError, load_card, read_bytes
+from .rules import KeystandError
 from .store import default_state_dir
 
 if TYPE_CHECKING:
@@ -120,7 +124,7 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
     page = _page(args, profile, bool(steps))
     if page is not None:
         check_port(page.host, page.port)
-    check_state_dir(state_dir)  # the last check of the state dir: it makes it
+    check_state_dir(state_dir)  # the last check of the state dir (it makes nothing)
     max_partials = settings.get("refresh", "max_partials")
     return Plan(
         profile=profile,
@@ -162,11 +166,18 @@ def _emulate(args: argparse.Namespace, profile: Profile) -> Emulate | None:
             f"--emulate runs a Pi profile's real drivers; profile {profile.name!r} has "
             "simulated panels (try --profile minimal)"
         )
+    found = faults(args.emulate_fault)  # every refusal before the folder is made
+    kinds = profile.input.kinds
+    if found.get("grid") == "noise" and not any(k in ("mpr121", "serial-grid") for k in kinds):
+        raise UsageError(
+            f"--emulate-fault grid:noise: profile {profile.name!r} has no touch grid "
+            f"(its inputs: {', '.join(kinds) or 'none'})"
+        )
     try:
         args.emulate.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"--emulate {str(args.emulate)!r}: {e.strerror or e}") from e
-    return Emulate(args.emulate, faults(args.emulate_fault))
+    return Emulate(args.emulate, found)
 
 
 def faults(given: list[str]) -> dict[str, str]:
@@ -234,22 +245,39 @@ def refuse_card_if_playing(state_dir: Path) -> None:
 
 
 def check_state_dir(state_dir: Path) -> None:
-    """A directory keystand can write (made if missing), or exit 2 saying why.
-    A disk that fills up later is not this: the stand runs and says "cannot save"."""
+    """A directory keystand can write (or make: the nearest folder above it can be
+    written), or exit 2 saying why; writes nothing (the probe is an unnamed file,
+    gone as it is closed). A disk that fills up later is not this: the stand runs
+    and says "cannot save"."""
     import tempfile  # here, not at import: it loads shutil, bz2 and lzma
 
     where = f"state dir {str(state_dir)!r}"
     if state_dir.exists() and not state_dir.is_dir():
         raise UsageError(f"{where} is not a directory")
+    folder = state_dir
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"{where} cannot be made: {str(folder)!r} is not a directory")
     try:
-        state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with tempfile.TemporaryFile(dir=state_dir):
+        with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as e:
-        raise UsageError(
-            f"{where} cannot be written: {e.strerror or e} (give a writable --state-dir)"
-        ) from e
+        raise unwritable(state_dir, e) from e
     check_journal(state_dir)
+
+
+def unwritable(state_dir: Path, error: OSError) -> KeystandError:
+    """The refusal of a state dir that cannot be written: exit 2 (give another: a
+    read-only one too, as a mount option or a sandbox makes it), or exit 1 when
+    the disk failed the write (EIO): it may come back, and systemd's restart
+    policy and start limit decide."""
+    from .cliutil import HardwareError
+
+    message = f"state dir {str(state_dir)!r} cannot be written: {error.strerror or error}"
+    if error.errno == errno.EIO:
+        return HardwareError(f"{message} (the disk may come back: start again)", lasting=False)
+    return UsageError(f"{message} (give a writable --state-dir)")
 
 
 def check_journal(state_dir: Path) -> None:

@@ -97,12 +97,17 @@ class Store:
     def __init__(self, root: Path, *, create: bool = True) -> None:
         self.root = root
         if create:
-            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-            (self.root / "games").mkdir(exist_ok=True, mode=0o700)
+            self.make()
         self._journal: Journal | None = None
         self.game_id: str | None = None
         self._last_at: str | None = None  # when the current game's last event was journaled
         self._ended = False  # the journal's last record is an end not yet moved to the history
+
+    def make(self) -> None:
+        """The state dir and its games/ folder, if missing (`keystand run` calls it
+        once its start is decided: a refused start makes nothing)."""
+        self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        (self.root / "games").mkdir(exist_ok=True, mode=0o700)
 
     @classmethod
     def reader(cls, root: Path) -> Store:
