@@ -88,6 +88,12 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
             c["ratio"] <= limit,
         )
     goal("under 60 MB resident", f"{r['peak_rss_mb']:g} MB", r["peak_rss_mb"] < 60)
+    w = r["worst_script"]
+    goal(
+        f"the worst script ({w['bytes']:,} bytes of `{w['line']}` lines) under 64 MB resident",
+        f"{w['peak_rss_mb']:g} MB",
+        w["peak_rss_mb"] < 64,
+    )
     return out
 
 
@@ -408,6 +414,12 @@ def markdown(r: dict[str, Any]) -> str:
             "peak resident memory of `keystand run` through a whole game "
             "(tests/golden/scripts/won.txt)",
             f"{_f(r['peak_rss_mb'])} MB",
+        ),
+        _row(
+            f"peak resident memory of `keystand run` through the worst script the cap lets in "
+            f"({r['worst_script']['bytes']:,} bytes of `{r['worst_script']['line']}` lines, "
+            "read and played one line at a time)",
+            f"{_f(r['worst_script']['peak_rss_mb'])} MB",
         ),
         "",
         "## On a Raspberry Pi Zero 2 W (an estimate)",

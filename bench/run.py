@@ -35,6 +35,7 @@ import report
 import startup
 from machine import machine
 
+from keystand.cliutil import SCRIPT_CAP
 from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.display.timing import ESTIMATED
@@ -302,6 +303,12 @@ def main(argv: list[str] | None = None) -> int:
     results["first_frame_ms"] = results["cold_start"]["run"]["ms"]
     results["first_frame_runs_ms"] = results["cold_start"]["run"]["runs_ms"]
     results["peak_rss_mb"] = round(startup.peak_rss_mb(), 1)
+    worst = 1024 * 1024 if args.tiny else SCRIPT_CAP
+    results["worst_script"] = {
+        "bytes": worst - worst % len(startup.WORST_LINE),
+        "line": startup.WORST_LINE.decode().strip(),
+        "peak_rss_mb": round(startup.worst_script_rss_mb(worst), 1),
+    }
     results["import_ms"] = startup.import_ms()
     results["first_frame_cost"] = startup.first_frame_cost(1 if args.tiny else 5)
     results["journal_fsync"] = spread(latency.journal_fsync(20 if args.tiny else 200))

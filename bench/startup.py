@@ -127,6 +127,31 @@ def peak_rss_mb() -> float:
         return usage.ru_maxrss / 1024  # KiB on Linux
 
 
+# The worst script the cap lets in (cliutil.SCRIPT_CAP): `wait 0` over and over,
+# the most steps a script can hold (issue 35: 515 MB when each line was parsed
+# at once; a 512 MB Pi Zero 2 W's out-of-memory killer).
+WORST_LINE = b"wait 0\n"
+
+
+def worst_script_rss_mb(size: int) -> float:
+    """Peak resident memory of `keystand run` playing a script of `size` bytes of
+    `wait 0` lines to its end (the cap, 16 MiB, for the figure; less for --tiny)."""
+    keystand = Path(sys.executable).with_name("keystand")
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "worst.txt"
+        script.write_bytes(WORST_LINE * (size // len(WORST_LINE)))
+        process = subprocess.Popen(
+            [str(keystand), *_run_args(folder + "/s"), "--no-page", "--script", str(script)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            raise RuntimeError(f"keystand run of the worst script ended with {process.returncode}")
+        return usage.ru_maxrss / 1024  # KiB on Linux
+
+
 def import_ms() -> dict[str, float]:
     """Cumulative import time of the modules `keystand run` loads, from `-X importtime`."""
     modules = ("keystand.cli", "keystand.service", "keystand.screens", "keystand.drivers.factory")

@@ -14,7 +14,7 @@ import sys
 import types
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from . import games
 from .cliutil import (
@@ -31,6 +31,7 @@ from .cliutil import (
     read_bytes,
 )
 from .rules import KeystandError, Mission, Seat
+from .script import line_by_line
 
 if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[Parser]
@@ -207,12 +208,19 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     assert card is not None  # the card source is required
     state = game.start(card, _options(args, game))
     source = "stdin" if args.script == "-" else args.script
-    steps = game.script(read_bytes(args.script, "script", stdin), source=source)
-    refused = []
-    for step in steps:
+    data = read_bytes(args.script, "script", stdin)
+    refused, steps = [], 0
+
+    def read(text: str) -> list[Any]:
+        return game.script(text, source=source)
+
+    # One line at a time: a big script is never held parsed whole (a bad line
+    # stops it all the same, exit 2, before anything is printed).
+    for number, step in line_by_line(data, read, source=source):
         state, result = state.apply(step.event)
+        steps += 1
         if games.refused(result):
-            refused.append((step.line, result))
+            refused.append((number, result))
     rejected = [
         {"line": line, "event": str(r.event), "reason": r.reason.value} for line, r in refused
     ]
@@ -222,7 +230,7 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
         json.dump(game.summary(state, rejected), out)
         out.write("\n")
         return 0
-    for line in game.play_lines(state, len(steps)):
+    for line in game.play_lines(state, steps):
         print(line, file=out)
     print(game.text_board(state), file=out)
     print(f"  ({game.legend})", file=out)

@@ -180,8 +180,11 @@ def read_regular(
         if not stat.S_ISREG(mode):
             raise FileRefused(what, os.fspath(path), _not_regular(mode, stdin_too))
         chunks, got = [], 0
+        # A file read whole in one read is one bytes object that join hands back
+        # as it is: a 16 MiB script is held once, not twice while it is joined.
+        want = max(st.st_size + 1, 64 * 1024)
         while got <= cap:
-            chunk = os.read(fd, min(1024 * 1024, cap + 1 - got))
+            chunk = os.read(fd, min(want, cap + 1 - got))
             if not chunk:
                 break
             chunks.append(chunk)

@@ -10,14 +10,18 @@ stand's own (its keys, its inputs' pace): only `keystand run` takes them, so
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from keystand.drivers.inputs import Act, Touch, parse_line
 from keystand.drivers.inputs.events import excerpt
-from keystand.drivers.inputs.script import ScriptLineError, script_lines
+from keystand.drivers.inputs.script import BOM, ScriptLineError, decode_line, script_lines
 
 from . import rules
 from .rules import Event, KeystandError, Seat
+
+T = TypeVar("T")
 
 
 class ScriptError(KeystandError, ValueError):
@@ -103,3 +107,41 @@ def parse_script(data: bytes | str, *, source: str = "script") -> list[Step]:
         assert isinstance(item, Act | Touch)  # press and wait are refused above
         steps.append(Step(number, to_rules(item)))
     return steps
+
+
+def script_texts(data: bytes, *, source: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line of a script's bytes that is not blank or a
+    comment, one line at a time: by the one text rule, as `script_lines` reads a
+    whole script, but holding no more than the line in hand (a 16 MiB script of
+    short lines was millions of objects at once). The first line that breaks
+    the rule raises ScriptError when it is reached."""
+    start, number = (len(BOM) if data.startswith(BOM) else 0), 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        raw = data[start:end]
+        start, number = end + 1, number + 1
+        if not raw:
+            continue  # an empty line (the commonest filler of a big file)
+        try:  # a BOM past line 1 is refused here with every control character
+            text = decode_line(raw, line=number, source=source)
+        except ScriptLineError as e:
+            raise ScriptError(e.detail, line=number, source=source) from None
+        if text.split("#", 1)[0].strip():
+            yield number, text
+
+
+def line_by_line(
+    data: bytes, read: Callable[[str], list[T]], *, source: str
+) -> Iterator[tuple[int, T]]:
+    """(line number, item) for each item `read` makes of each line of `data`, read
+    one line at a time (`script_texts`): `read` is a game's `script` or
+    `input_script` given one line's text, whose ScriptError (naming line 1) is
+    said of the line it is."""
+    for number, text in script_texts(data, source=source):
+        try:
+            found = read(text)
+        except ScriptError as e:
+            raise ScriptError(e.detail, line=number, source=source) from None
+        for item in found:
+            yield number, item

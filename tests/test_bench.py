@@ -123,6 +123,8 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
                 assert math.isfinite(value) and value > 0, (model, key)
         assert figures["touches"] > 0 and figures["burst_touches"] > 0
         assert set(figures["frames"]) == {"full", "partial", "fast"}
+    assert results["worst_script"]["line"] == "wait 0"
+    assert results["worst_script"]["peak_rss_mb"] > 0
     for key in ("first_frame_ms", "peak_rss_mb", "date", "machine", "command", "goals"):
         assert results[key], key
     assert results["import_ms"]["keystand.cli"] > 0
@@ -154,7 +156,7 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
         assert f"| {model} |" in markdown.split("Zero 2 W (estimate)")[1]
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four; then three cold starts against their floors and the memory.
-    assert len(results["goals"]) == 4 * (7 + 4) + 4
+    assert len(results["goals"]) == 4 * (7 + 4) + 5
     for command in ("run", "card new", "play"):
         c = results["cold_start"][command]
         assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0

@@ -26,7 +26,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +76,7 @@ class EmulatedScript(InputDriver):
 
     def __init__(
         self,
-        steps: list[tuple[int, InputEvent | float]],
+        steps: Iterable[tuple[int, InputEvent | float]],  # iterated once, as played
         *,
         sync: Callable[[], threading.Event],
         keys: Tapped | None = None,

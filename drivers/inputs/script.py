@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from keystand.errors import KeystandError
 
@@ -117,7 +117,7 @@ class ScriptInput(InputDriver):
 
     def __init__(
         self,
-        steps: list[tuple[int, InputEvent | float]],
+        steps: Iterable[tuple[int, InputEvent | float]],  # iterated once, as played
         *,
         speed: float = 1.0,
         on_done: Callable[[], None] | None = None,
