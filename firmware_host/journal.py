@@ -32,6 +32,7 @@ On open (`load` reads the bytes, `Journal.open` repairs the file):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -49,6 +50,12 @@ MAX_PAYLOAD = 999_999
 
 class JournalError(KeystandError, OSError):
     """The journal cannot be written (disk full, read-only, removed)."""
+
+
+class JournalLost(JournalError):
+    """The journal on disk no longer holds what was journaled (and so perhaps
+    shown): a re-verification found it shorter, changed or gone. Only a restart,
+    with its repair and the screens saying so, can go on from it."""
 
 
 @dataclass(frozen=True)
@@ -350,12 +357,16 @@ class Journal:
     """An open journal file. Use `Journal.open(path)`; `append` returns only
     once the record is on disk."""
 
-    def __init__(self, path: Path, fd: int, next_seq: int) -> None:
+    def __init__(self, path: Path, fd: int, next_seq: int, crc: int = 0) -> None:
         self.path = path
         self._fd = fd
         self._next_seq = next_seq
         self._size = os.fstat(fd).st_size if fd >= 0 else 0  # the end of the good records
+        # The CRC-32 of those `_size` bytes, as written: what `recover` checks the
+        # file against once a failed write could not be taken back.
+        self._crc = crc
         self._size_before_last: int | None = None  # for take_back_last
+        self._crc_before_last = crc
         self._broken: str | None = None  # why appending is no longer safe
 
     @classmethod
@@ -386,7 +397,8 @@ class Journal:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         if created:
             fsync_dir(path.parent)
-        return cls(path, fd, len(records)), records, recovery
+        crc = zlib.crc32(recovery.loaded.journal)  # the file as repaired holds these bytes
+        return cls(path, fd, len(records), crc), records, recovery
 
     @property
     def next_seq(self) -> int:
@@ -411,7 +423,9 @@ class Journal:
             self._cut_back()
             raise JournalError(f"journal {self.path}: cannot write record {record.seq}: {e}") from e
         self._size_before_last = self._size
+        self._crc_before_last = self._crc
         self._size += len(line)
+        self._crc = zlib.crc32(line, self._crc)
         self._next_seq += 1
         return record
 
@@ -421,6 +435,7 @@ class Journal:
         if self._size_before_last is None:
             raise JournalError(f"journal {self.path}: no record to take back")
         self._size = self._size_before_last
+        self._crc = self._crc_before_last
         self._size_before_last = None
         self._next_seq -= 1
         self._cut_back()
@@ -432,7 +447,68 @@ class Journal:
             os.ftruncate(self._fd, self._size)
             os.fsync(self._fd)
         except OSError as e:
-            self._broken = f"a failed write could not be taken back ({e}); restart the stand"
+            self._broken = (
+                f"a failed write could not be taken back ({e}); the stand checks the "
+                "journal again until it can"
+            )
+
+    @property
+    def broken(self) -> str | None:
+        """Why no record may be appended now (a failed write could not be taken
+        back), or None."""
+        return self._broken
+
+    def recover(self) -> bool:
+        """After a failed write that could not be taken back: get back to a journal
+        that can be trusted, or say it cannot be. True once it can be appended to
+        again (or it never broke); False if the disk still refuses (try later).
+
+        The file is opened afresh, cut back to the records journaled (what the
+        failed write left after them was never shown: the screens said it was
+        not taken), fsynced, its cached pages dropped so that what is read back
+        comes from the disk, and the records journaled are checked against it,
+        byte for byte by their CRC-32. JournalLost if they are not all there
+        unchanged: only a restart can go on from that (its repair keeps the file
+        aside and both screens say so)."""
+        if self._broken is None:
+            return True
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise JournalLost(f"journal {self.path}: gone from the disk") from None
+        except OSError as e:
+            self._broken = f"it cannot be opened again: {e}"
+            return False
+        try:
+            size = os.fstat(fd).st_size
+            if size < self._size:
+                raise JournalLost(
+                    f"journal {self.path}: {size} bytes on disk, {self._size} journaled"
+                )
+            if size > self._size:
+                os.ftruncate(fd, self._size)
+            os.fsync(fd)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # read the disk, not the cache
+            found = _pread_all(fd, self._size)
+            if len(found) != self._size or zlib.crc32(found) != self._crc:
+                raise JournalLost(
+                    f"journal {self.path}: its {self._next_seq} records on disk are not "
+                    "those journaled"
+                )
+        except JournalLost:
+            os.close(fd)
+            raise
+        except OSError as e:
+            os.close(fd)
+            self._broken = f"it cannot be checked again: {e}"
+            return False
+        old, self._fd = self._fd, fd
+        if old >= 0:
+            with contextlib.suppress(OSError):  # the descriptor the failed write left
+                os.close(old)
+        self._broken = None
+        self._size_before_last = None  # what was taken back stays taken back
+        return True
 
     def close(self) -> None:
         if self._fd >= 0:
@@ -447,6 +523,18 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {str(self.path)!r} next_seq={self._next_seq}>"
+
+
+def _pread_all(fd: int, size: int) -> bytes:
+    """The first `size` bytes of the file behind `fd` (fewer if it is shorter)."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = os.pread(fd, min(size - got, 1024 * 1024), got)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def keep_aside(path: Path, kind: str = "damaged") -> Path:

@@ -29,7 +29,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import run_plan
-from .cliutil import HardwareError, InUse, UsageError, add_card_source, add_game, path_arg
+from .cliutil import (
+    EXIT_RETRY,
+    HardwareError,
+    InUse,
+    UsageError,
+    add_card_source,
+    add_game,
+    path_arg,
+)
 from .rules import KeystandError
 from .store import default_state_dir
 
@@ -646,6 +654,11 @@ def _serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
     while not built.done.wait(0.5) and not service.stopped:
         pass
     _stop(built, err)
+    if service.failed is not None:
+        # Exit 1: systemd's Restart=on-failure starts it again (its start limit
+        # decides how often), and the start repairs the journal and says so.
+        _say(err, f"keystand: stopped: {service.failed}; start it again (systemd does)")
+        return EXIT_RETRY
     return 0
 
 

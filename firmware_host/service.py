@@ -155,6 +155,7 @@ class Service:
         self._inputs_started = False
         self._finished = False
         self.unblanked: list[str] = []  # panels that did not show the neutral picture at stop
+        self.failed: str | None = None  # why the loop stopped by itself (the journal lost)
         self.snapshot = Snapshot()
 
     # ----- from any thread --------------------------------------------------------------
@@ -243,6 +244,13 @@ class Service:
                     break
                 self._take(item)
                 self._publish(Phase.RUNNING)
+                if self.stand.store.given_up is not None:
+                    # The journal cannot be trusted again in this run: stop, the
+                    # screens blanked (none left showing what may not be on disk),
+                    # for the start's repair (`keystand run` exits to be restarted).
+                    self.failed = self.stand.store.given_up
+                    log.error("%s: stopping, to be started again", self.failed)
+                    break
         finally:
             self._finish(stop_timeout)
 

@@ -426,6 +426,8 @@ class Stand:
         self._run_timer(now)
         if self.saving.due(now):
             self._save_settings(now)
+        if self.store.recover(now):  # a write that could not be taken back: checked again
+            self.fault = None  # the journal is trusted again: inputs are taken again
 
     def _arm_timer(self) -> None:
         """A new game (or a restart): the screens show the full length, and the

@@ -31,6 +31,7 @@ from . import games
 from .journal import (
     Journal,
     JournalError,
+    JournalLost,
     Record,
     Recovery,
     cut,
@@ -48,6 +49,12 @@ NEXT = "next.journal"  # a new game's start, until it replaces the current game
 SETTINGS_CAP = 64 * 1024  # the menu's choices take a few hundred bytes
 LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
 KEEP_GAMES = 200
+# A journal whose failed write could not be taken back (a transient EIO, a disk
+# remounted read-only) is checked again this often, by itself; if it cannot be
+# trusted again within RECOVER_FOR, the stand stops (its screens blanked) with a
+# status systemd restarts, as the start's repair can go on where this cannot.
+RECOVER_EVERY = 2.0  # seconds
+RECOVER_FOR = 60.0  # seconds
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +109,12 @@ class Store:
         self.game_id: str | None = None
         self._last_at: str | None = None  # when the current game's last event was journaled
         self._ended = False  # the journal's last record is an end not yet moved to the history
+        self.recover_every, self.recover_for = RECOVER_EVERY, RECOVER_FOR
+        self._broken_since: float | None = None  # when `recover` first found it broken
+        self._tried_at = 0.0
+        # Why the journal cannot be trusted again in this run: the stand stops, to
+        # be started again (its start repairs what can be, and says so).
+        self.given_up: str | None = None
 
     def make(self) -> None:
         """The state dir and its games/ folder, if missing (`keystand run` calls it
@@ -237,6 +250,40 @@ class Store:
         self._last_at = None
         self._ended = False
         self._tidy()
+
+    def recover(self, now: float) -> bool:
+        """A journal whose failed write could not be taken back is checked again
+        (`Journal.recover`) every `recover_every` seconds; True when it has just
+        become one that can be trusted (appended to) again. It sets `given_up`
+        if the records journaled are not on disk as written, or if the disk
+        still refuses after `recover_for` seconds."""
+        journal = self._journal
+        if journal is None or journal.broken is None or self.given_up is not None:
+            return False
+        if self._broken_since is None:
+            self._broken_since = now
+        elif now - self._tried_at < self.recover_every:
+            return False
+        self._tried_at = now
+        try:
+            trusted = journal.recover()
+        except JournalLost as e:
+            self.given_up = str(e)
+            return False
+        if trusted:
+            log.warning(
+                "journal %s: checked again, its %d records on disk as written; saving again",
+                journal.path,
+                journal.next_seq,
+            )
+            self._broken_since = None
+            return True
+        if now - self._broken_since >= self.recover_for:
+            self.given_up = (
+                f"journal {journal.path}: a failed write could not be taken back, and it "
+                f"could not be checked again within {self.recover_for:g} s ({journal.broken})"
+            )
+        return False
 
     def record(self, event: object) -> None:
         """Journal one accepted event; returns once it is on disk."""
