@@ -54,7 +54,7 @@ KEEP_GAMES = 200
 # trusted again within RECOVER_FOR, the stand stops (its screens blanked) with a
 # status systemd restarts, as the start's repair can go on where this cannot.
 RECOVER_EVERY = 2.0  # seconds
-RECOVER_FOR = 60.0  # seconds
+RECOVER_FOR = 30.0  # seconds
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,12 @@ class Chain:
     rng: random.Random
     cuts: int = 0
     runs: int = 0
+    builds: tuple[str, ...] = BUILDS  # drawn from for each run
+    extra: tuple[str, ...] = ()  # more arguments for every run (soak/edges.py's faults)
+    # Inputs the stand may rightly not take (a full disk, a held panel): what a run
+    # journaled is what its script makes of the game with some steps passed over.
+    skips: bool = False
+    before_run: Callable[[Chain], None] | None = None  # e.g. fill the disk again
 
     @property
     def state(self) -> Path:
@@ -117,7 +124,9 @@ def _cut(ctx: Context, tally: Tally, chain: Chain, lock: threading.Lock, *, kill
     """One run of `chain`, killed at a random moment (or, `kill` False, let end).
     False if a failure was found."""
     rng = chain.rng
-    build = rng.choice(BUILDS)
+    build = rng.choice(chain.builds)
+    if chain.before_run is not None:
+        chain.before_run(chain)
     speed = rng.choice(SPEEDS)
     before = _before(chain)
     script, plan = oracle.script(chain.game, before.records, before.mode, rng, grid=build)
@@ -181,6 +190,7 @@ def _run(
         str(speed),
         "--shown-log",
         chain.shown,
+        *chain.extra,
     ]
     if build == "desktop":
         args.append("--no-page")
@@ -245,13 +255,21 @@ def _check(
         kept = now if new_id == old_id else sound_records(state / "games" / f"{old_id}.journal")
         problems += oracle.kept_whole(before.records, kept, str(old_id))
         if new_id == old_id:
-            problems += oracle.walk(before.records, now[len(before.records) :], plan.same)
+            added = now[len(before.records) :]
+            # The script's lines meant for a new game go on in this one when none
+            # was dealt: a game that ended within its reveal delay before the cut is
+            # held again on the restart (its end screen ignores the clue that would
+            # deal, and an undo takes the end back: README "A stand restarted within
+            # those ten seconds holds them again"), and a full disk refuses New game.
+            dealt = before.mode == "over" or plan.prefix == oracle.NEW_GAME
+            steps = plan.fresh if dealt else plan.same
+            problems += oracle.walk(before.records, added, steps, skips=chain.skips)
         else:
             tail = kept[len(before.records) :]
             if any(r.get("t") != "end" for r in tail):
                 problems.append(("changed", f"game {old_id} archived with {tail}"))
     if new_id is not None and new_id != old_id:
-        problems += oracle.walk(now[:1], now[1:], plan.fresh)
+        problems += oracle.walk(now[:1], now[1:], plan.fresh, skips=chain.skips)
     added = len(now) - (len(before.records) if new_id == old_id else 1) if now else 0
     with lock:
         tally.add("events_checked", max(added, 0))
@@ -333,7 +351,7 @@ def _last_restart(ctx: Context, tally: Tally, chain: Chain, lock: threading.Lock
 def _fail(
     ctx: Context, tally: Tally, chain: Chain, case: str, kind: str, what: str, run_dir: Path
 ) -> None:
-    repro = f"--seed {ctx.seed} --only kill --case {chain.name} --cuts {chain.cuts}"
+    repro = f"--seed {ctx.seed} --only {tally.category} --case {chain.name} --cuts {chain.cuts}"
     tally.fail(
         case,
         kind,

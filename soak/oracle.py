@@ -130,11 +130,19 @@ def event_of(game: games.Game, state: Any, step: Any) -> Any:
 
 
 def walk(
-    head: list[dict[str, Any]], added: list[dict[str, Any]], steps: list[tuple[int, Any]]
+    head: list[dict[str, Any]],
+    added: list[dict[str, Any]],
+    steps: list[tuple[int, Any]],
+    *,
+    skips: bool = False,
 ) -> list[tuple[str, str]]:
     """Problems with the records a run `added` to the game journaled as `head`:
     they must be the events `steps` make of it, in order, possibly cut short
-    (and the end record, when the game was archived, last)."""
+    (and the end record, when the game was archived, last). `skips`: a step may
+    also be passed over (a full disk refused it, a failed panel held it), so the
+    records must be the events of some of the steps, each from the game as the
+    records before it left it; matched greedily, which finds such a choice
+    whenever there is one (the state depends only on the records matched)."""
     if not head:
         return []
     game, state = replay(head)
@@ -156,6 +164,8 @@ def walk(
         if taken < len(texts) and texts[taken] == str(event):
             state, taken = after, taken + 1
             last_touch = str(event) if isinstance(step, Touch) else last_touch
+        elif skips:
+            continue  # not taken: the disk refused it, or a failed panel held it
         elif not game.playing(state):
             continue  # an undo after the end: taken only within the reveal delay
         elif taken < len(texts):

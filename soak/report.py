@@ -24,6 +24,22 @@ WHAT = {
     "(both games), a language, and New game when history.jsonl holds 400 lines (its rewrite); "
     "each step checked against the same step with room (its twin), then space given back and "
     "the stand restarted (soak/disk.py).",
+    "edges": "The edges (issue 35; soak/edges.py). `eio`: an LD_PRELOAD shim "
+    "(soak/eio_shim.c) fails the state dir's fsync, write or both for a window while the "
+    "stand plays through its page: the input is not taken and both screens say so; once the "
+    "window closes the stand takes input again by itself, without a restart, the unshown "
+    "record gone; a window longer than its 30 s: it stops, both screens blanked, exit 1, and "
+    "started again it is where it was. `readonly` (root): the state dir on a loop-mounted "
+    "ext4 remounted read-only by a filesystem error mid-game: the stand stops blanked, exit "
+    "1; e2fsck, mounted again, restarted: every input it took is there and it takes input "
+    "again. `two`: two stands started a millisecond or two apart on one state dir (fresh, "
+    "and a game in play): one refused (exit 1, writing nothing), one journal of one run. "
+    "`rotation`: SIGKILL while New game moves games to a history of 400 lines (its rewrite) "
+    "and 200 kept games: every line parses, none twice, the newest 200 kept, every game "
+    "archived listed and every game listed kept. `fullkill` (root): the kill chain on a 1 MB "
+    "tmpfs filled to 0..16 free pages. `stuck`: the kill chain on emulated builds with panel A "
+    "busy-stuck. After every run each frame shown (`--shown-log`) is on disk in its journal "
+    "and `keystand state` loads.",
     "faults": "The serial grid (a real pty, the firmware's logic) and the MPR121 (emulated "
     "chips) through their drivers: garbage, partial frames, long lines, noise, unplug and "
     "replug, a flaky bus, and a finger held across a replug, a silent board, a reboot, a chip "
@@ -126,6 +142,13 @@ def _ran(name: str, f: dict[str, Any]) -> str:
         return f"{f.get('variants', 0):,} variants"
     if name == "disk":
         return f"{f.get('scenarios', 0):,} scenarios"
+    if name == "edges":
+        return (
+            f"{f.get('eio_windows', 0)} EIO windows, {f.get('readonly_remounts', 0)} read-only "
+            f"remounts, {f.get('two_stand_pairs', 0)} stand pairs, {f.get('rotation_cuts', 0)} "
+            f"rotation cuts, {f.get('fullkill_cuts', 0)} full-disk cuts, "
+            f"{f.get('stuck_cuts', 0)} stuck-panel cuts"
+        )
     contacts = f.get("serial_contacts", 0) + f.get("mpr121_contacts", 0)
     return (
         f"{contacts:,} grid contacts, {f.get('noise_runs', 0)} noisy games, "

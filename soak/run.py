@@ -2,12 +2,14 @@
 to docs/reliability.md and soak/results.json.
 
     .venv/bin/python soak/run.py [--minutes 28] [--quick] [--seed N]
-                                 [--only kill,damage,disk,faults] [--case CASE]
+                                 [--only kill,damage,disk,faults,edges] [--case CASE]
 
-Four categories, each in its own module (docs/reliability.md says what each
+Five categories, each in its own module (docs/reliability.md says what each
 checks): `kill` (SIGKILL chains across the builds and both games), `damage`
-(damaged journals), `disk` (a full disk on a small tmpfs; root only) and
-`faults` (the grids' and the panels' faults). The time budget is shared out,
+(damaged journals), `disk` (a full disk on a small tmpfs; root only), `faults`
+(the grids' and the panels' faults) and `edges` (a disk failing while the stand
+runs, two stands at once, SIGKILL during the history's rewrite and on a full
+disk, a stuck panel under SIGKILL; parts of it root only). The time budget is shared out,
 the kill chains last taking what is left. A failure says which case, keeps
 what it found under soak/kept/ and prints the one command that reproduces it.
 The figures files are written only by a whole run (no --only, --case or
@@ -30,21 +32,23 @@ from typing import Any
 
 import damage
 import disk
+import edges
 import faults
 import kill
 import report
 from common import ROOT, Context, Tally, dump, machine
 
-CATEGORIES = ("damage", "disk", "faults", "kill")
+CATEGORIES = ("damage", "disk", "faults", "edges", "kill")
 # How failures are grouped in the summary: by chain, variant, scenario and pages, fault.
 FAMILY = {
     "kill": lambda case: case.split(":")[0],
     "damage": lambda case: ":".join(case.split(":")[1 : 3 if ":craft:" in case else 2]),
     "disk": lambda case: case.split(":")[0],
     "faults": lambda case: ":".join(case.split(":")[: 3 if case.startswith("panel:") else 2]),
+    "edges": lambda case: case.split(":")[0].split("-")[0],
 }
-FLOOR = {"damage": 30, "disk": 60, "faults": 180, "kill": 0}  # seconds, budget allowing
-SHARE = {"damage": 0.08, "disk": 0.04, "faults": 0.22, "kill": 1.0}  # of what is left
+FLOOR = {"damage": 30, "disk": 60, "faults": 180, "edges": 300, "kill": 0}  # seconds, if any
+SHARE = {"damage": 0.08, "disk": 0.04, "faults": 0.22, "edges": 0.3, "kill": 1.0}  # of what is left
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -147,6 +151,8 @@ def _category(category: str, ctx: Context, tally: Tally, jobs: int) -> None:
         damage.run(ctx, tally)
     elif category == "disk":
         disk.run(ctx, tally)
+    elif category == "edges":
+        edges.run(ctx, tally)
     else:
         faults.run(ctx, tally)
 

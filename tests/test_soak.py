@@ -135,6 +135,24 @@ def test_an_event_the_script_does_not_make_is_named(journaled, kind) -> None:
     assert [k for k, _ in problems] == [kind]
 
 
+def test_with_steps_passed_over_the_events_of_some_steps_pass_and_no_others() -> None:
+    """The edges' chains (a full disk, a stuck panel): a step may not be taken, so
+    the records are the events of some of the steps, each judged from the game
+    the records before it left (the touch after an untaken clue is judged
+    without it); a touch no step makes, or one taken twice, is still named."""
+    script = plan("clue A\ntouch 0 4\nclue A\ntouch 1 1\npass B\n")
+    head = [start_record()]
+    walk = oracle.walk
+    assert walk(head, events("clue A", "touch 1 1", "pass B"), script, skips=True) == []
+    assert walk(head, events("clue A", "touch 0 4", "pass B"), script, skips=True) == []
+    assert walk(head, events("clue A", "touch 1 1"), script) != []  # without skips: lost
+    assert [k for k, _ in walk(head, events("clue A", "touch 3 3"), script, skips=True)] == [
+        "phantom"
+    ]
+    double = events("clue A", "touch 0 4", "touch 0 4")
+    assert [k for k, _ in walk(head, double, script, skips=True)] == ["double"]
+
+
 def test_records_gone_or_changed_across_a_restart_are_named() -> None:
     before = [start_record(), *events("clue A", "touch 0 4")]
     assert oracle.kept_whole(before, [*before, *events("pass B")], "g") == []
