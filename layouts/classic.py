@@ -51,6 +51,7 @@ from .classic_view import (
     Win,
 )
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
+from .legibility import stroke_px
 from .panels import PanelSpec
 from .play import FRAME, INSET, PAD, digits, draw_lines
 from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
@@ -66,7 +67,16 @@ FINE = 10
 LAST_SECONDS = 5
 WIDEST_TIME = "8:88"  # the digits of the font are all one width; 8 inks the most
 
-SYMBOL_GAP = 3  # between a symbol and its number
+SYMBOL_GAP = 3  # between a symbol's box and its number, at the least
+
+
+def symbol_gap(ink: int) -> int:
+    """The white between a sign's box and its number beside digits `ink` pixels
+    tall: at least a stroke (0.4 mm) past the blue diamond's points, which reach an
+    eighth of the box beyond it."""
+    return SYMBOL_GAP + ink // 8
+
+
 ROW_GAP = 4  # between the boxes of the counters' row
 
 
@@ -124,10 +134,11 @@ def _tally(x: int, y: int, w: int, h: int, kind: str, text: str, size: int) -> T
     ink = bottom - top
     sw_, sh_ = sign_size(kind, ink)
     text_w = width(text, size)
-    left = x + (w - (sw_ + SYMBOL_GAP + text_w)) // 2
+    gap = symbol_gap(ink)
+    left = x + (w - (sw_ + gap + text_w)) // 2
     ink_y = y + (h - ink) // 2
     sign_y = ink_y + (ink - sh_) // 2
-    box = TextBox(left + sw_ + SYMBOL_GAP, ink_y - top, text_w, size)
+    box = TextBox(left + sw_ + gap, ink_y - top, text_w, size)
     return Tally((x, y, x + w, y + h), (left, sign_y, left + sw_, sign_y + sh_), box)
 
 
@@ -135,7 +146,8 @@ def tally_width(kind: str, text: str, size: int) -> int:
     """The narrowest box that holds a sign and `text` at `size`, with its margins."""
     top, bottom = digits(size)
     inner = _inner(bottom - top)
-    return 2 * inner + sign_size(kind, bottom - top)[0] + SYMBOL_GAP + width(text, size)
+    ink = bottom - top
+    return 2 * inner + sign_size(kind, ink)[0] + symbol_gap(ink) + width(text, size)
 
 
 def _inner(ink: int) -> int:
@@ -413,12 +425,14 @@ def _draw_grid(
     seat: SeatId,
     lay: ClassicLayout,
     cells: dict[int, ClassicLook],
+    stroke: int,
 ) -> dict[int, Box]:
     x, y, cell = lay.grid_x, lay.grid_y, lay.cell
     draw_lines(d, x, y, cell, lay.grid)
     boxes = grid_boxes(seat, x, y, cell, lay.grid)
-    for i, box in boxes.items():
-        draw_classic_cell(d, box, cells[i])
+    # The framed cell last: its frame lies over its neighbours' edges.
+    for i in sorted(boxes, key=lambda i: cells[i].framed):
+        draw_classic_cell(d, boxes[i], cells[i], stroke)
     return boxes
 
 
@@ -427,7 +441,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
     lay = layout(panel, timed=p.timer is not None, grid=p.grid)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
-    boxes = _draw_grid(d, facing(view), lay, looks(view))
+    boxes = _draw_grid(d, facing(view), lay, looks(view), stroke_px(panel))
     s = i18n.strings(lang)
     head, team = headline(p)
     act = acting(view)
@@ -451,7 +465,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
         fill = WHITE if urgent else BLACK
         d.rectangle(inclusive(lay.timer.box), outline=BLACK, fill=BLACK if urgent else WHITE)
         x0, y0, x1, y1 = lay.timer.sign
-        draw_hourglass(d, x0, y0, x1 - x0, y1 - y0, fill)
+        draw_hourglass(d, x0, y0, x1 - x0, y1 - y0, fill, stroke_px(panel))
         draw_text(d, timer_text(p.timer), lay.timer.text, fill=fill, center=True)
     message = message_key(p)
     if message:

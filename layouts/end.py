@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from . import i18n
 from .geometry import Box, grid_size, inclusive
+from .legibility import stroke_px
 from .panels import PanelSpec
 from .play import Counter, cell_looks, counter, draw_grid, number_width
 from .text import BLACK, TextBox, draw_text, line_height, width
@@ -29,6 +30,9 @@ GRID_GAP = 6
 # it against the code's alphabet, which the layouts do not know).
 WIDEST_CODE = "WWWW-WWWW-WWWW"
 MIN_BAND = 120  # the narrowest column of words beside the score
+# Between the words above and the grids' captions (whose line has white above its
+# capitals): every pixel goes to the grids, whose marks need it (docs/screens.md).
+BAND_GAP = 2
 
 
 @dataclass(frozen=True)
@@ -107,12 +111,12 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
         title = TextBox(m, m, band_w, st.title)
         reason = TextBox(m, m + title_h, band_w, st.body, st.reason_lines)
         score = counter(w - m - score_w, m, score_w, st.label, st.number, False)
-        area = (m, max(reason.y + reason.h, score.box[3]) + st.gap, w - m, h - m)
+        area = (m, max(reason.y + reason.h, score.box[3]) + BAND_GAP, w - m, h - m)
     else:  # too narrow for the score beside the words: under them, label and number in a row
         title = TextBox(m, m, w - 2 * m, st.title)
         reason = TextBox(m, m + title_h, w - 2 * m, st.body, st.reason_lines)
         score = counter(m, reason.y + reason.h, w - 2 * m, st.label, st.number, True)
-        area = (m, score.box[3] + st.gap, w - m, h - m)
+        area = (m, score.box[3] + BAND_GAP, w - m, h - m)
     ax0, ay0, ax1, ay1 = area
     aw, ah = ax1 - ax0, ay1 - ay0
     # The card code at its own size (`Style.code`: no two of its characters alike
@@ -231,7 +235,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         if side is None:
             continue
         draw_text(d, s["caption"][key], caption, center=True)
-        drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side), view.grid)
+        looks = cell_looks(view, side)
+        drawn = draw_grid(d, view.seat, x, y, lay.cell, looks, view.grid, stroke_px(panel))
         if key == "me":
             boxes = drawn
     return boxes
