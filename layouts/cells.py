@@ -145,18 +145,27 @@ def _ink(
 ) -> Image.Image:
     """The cell's ink as a mask, made once per cell size, look and lattice parity."""
     ink = Image.new("1", (size, size), 0)
-    d = ImageDraw.Draw(ink)
+    key = Image.new("1", (size, size), 0)  # the key's mark alone
     m = Metrics(size, stroke)
-    _marks(d, m, look, shape)
+    screened = _marks(ImageDraw.Draw(ink), ImageDraw.Draw(key), m, look, shape)
     if look.framed:
-        d.rectangle((0, 0, size - 1, size - 1), outline=1, width=m.frame)
+        ImageDraw.Draw(ink).rectangle((0, 0, size - 1, size - 1), outline=1, width=m.frame)
     if look.covered:
+        dots = _dots(size, odd_x, odd_y)
+        if screened:
+            # No room for an outline with its hole: the mark in the dot screen's
+            # white, a grey mark (its edge kept whole: only where it is all round).
+            inner = key.convert("L").filter(ImageFilter.MinFilter(3)).convert("1")
+            key.paste(0, mask=_and(dots, inner))
+        ink.paste(1, mask=key)
         # The dot screen, but a pixel clear of every mark and of the cell's edge.
         halo = ink.convert("L").filter(ImageFilter.MaxFilter(3)).convert("1")
         keep = Image.new("1", (size, size), 0)
         ImageDraw.Draw(keep).rectangle((1, 1, size - 2, size - 2), fill=1)
         keep.paste(0, mask=halo)
-        ink.paste(1, mask=_and(_dots(size, odd_x, odd_y), keep))
+        ink.paste(1, mask=_and(dots, keep))
+    else:
+        ink.paste(1, mask=key)
     return ink
 
 
@@ -177,8 +186,12 @@ def _dots(w: int, odd_x: int, odd_y: int) -> Image.Image:
     return Image.frombytes("L", (w, w), b"".join(rows)).convert("1")
 
 
-def _marks(d: ImageDraw.ImageDraw, m: Metrics, look: CellLook, shape: str | None) -> None:
-    """The key's mark (`shape`) and the miss wedges, in ink (1) on a blank mask."""
+def _marks(
+    d: ImageDraw.ImageDraw, key: ImageDraw.ImageDraw, m: Metrics, look: CellLook, shape: str | None
+) -> bool:
+    """The miss wedges on `d` and the key's mark (`shape`) on `key`, in ink (1) on
+    blank masks; True: the mark is covered and too small for an outline with a
+    hole a stroke wide, so it is to be drawn grey."""
     top, bottom = m.clear, m.size - m.clear  # the content's rows: top inclusive, bottom not
     mine = Who.ME in look.missed_by and m.holds_misses
     theirs = Who.PARTNER in look.missed_by and m.holds_misses
@@ -190,7 +203,7 @@ def _marks(d: ImageDraw.ImageDraw, m: Metrics, look: CellLook, shape: str | None
         _wedge(d, mid, top, m.wedge, m.stroke, False)
         top += m.wedge + m.gap
     if shape is None:
-        return
+        return False
     side = min(m.mark, bottom - top)
     if shape == DIAMOND:  # its points reach further: about the disc's ink
         side = min(m.content, bottom - top, round(side * 1.25))
@@ -199,25 +212,29 @@ def _marks(d: ImageDraw.ImageDraw, m: Metrics, look: CellLook, shape: str | None
     sy = top + (bottom - top - side) // 2
     box = (sx, sy, sx + side - 1, sy + side - 1)
     ring = m.ring(side) if look.covered else 0
+    if shape == DIAMOND and side // 2 - round(ring * 1.42) < m.stroke + 1:
+        ring = 0  # no hole a stroke wide inside a slanted outline
     if shape == DISC:
-        d.ellipse(box, fill=1)
+        key.ellipse(box, fill=1)
         if ring:  # a disc's worth less a disc: as thick at 45 degrees as across
-            d.ellipse((sx + ring, sy + ring, sx + side - 1 - ring, sy + side - 1 - ring), fill=0)
+            inner = (sx + ring, sy + ring, sx + side - 1 - ring, sy + side - 1 - ring)
+            key.ellipse(inner, fill=0)
     elif shape == DIAMOND:
-        _diamond(d, box, ring, m.stroke)
+        _diamond(key, box, ring)
     elif ring:
-        d.rectangle(box, fill=0, outline=1, width=ring)
+        key.rectangle(box, fill=0, outline=1, width=ring)
     else:
-        d.rectangle(box, fill=1)
-        if m.cross(side):  # white, inset by a stroke and a half: black all round it
+        key.rectangle(box, fill=1)
+        if m.cross(side) and not look.covered:  # white, a stroke and a half in: black all round
             inset = m.stroke + (m.stroke + 1) // 2
             a0, a1 = sx + inset, sx + side - 1 - inset
             b0, b1 = sy + inset, sy + side - 1 - inset
-            d.line((a0, b0, a1, b1), fill=0, width=m.stroke)
-            d.line((a0, b1, a1, b0), fill=0, width=m.stroke)
+            key.line((a0, b0, a1, b1), fill=0, width=m.stroke)
+            key.line((a0, b1, a1, b0), fill=0, width=m.stroke)
+    return look.covered and not ring
 
 
-def _diamond(d: ImageDraw.ImageDraw, box: Box, ring: int, stroke: int) -> None:
+def _diamond(d: ImageDraw.ImageDraw, box: Box, ring: int) -> None:
     """A square on its point filling `box`; outlined `ring` wide across its edges
     (a slanted edge needs about 1.4 times the pixels along a row)."""
     x0, y0, x1, _ = box
@@ -225,10 +242,8 @@ def _diamond(d: ImageDraw.ImageDraw, box: Box, ring: int, stroke: int) -> None:
     cx, cy = x0 + r, y0 + r
     d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=1)
     if ring:
-        t = round(ring * 1.42)
-        if r - t >= stroke:
-            q = r - t
-            d.polygon([(cx, cy - q), (cx + q, cy), (cx, cy + q), (cx - q, cy)], fill=0)
+        q = r - round(ring * 1.42)
+        d.polygon([(cx, cy - q), (cx + q, cy), (cx, cy + q), (cx - q, cy)], fill=0)
 
 
 def _wedge(
@@ -256,7 +271,7 @@ def draw_hourglass(draw: ImageDraw.ImageDraw, box: Box, stroke: int, fill: int =
     at a waist `stroke` wide, their sides one pixel in per row (no thin steps)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    bar = stroke
+    bar = max(stroke, h // 9)  # heavier with large digits (the 4.2"'s timer)
     half = (h - 2 * bar) // 2  # rows of each triangle
     glass = min(w, stroke + 2 * (half - 1)) if half > 0 else w
     glass -= (glass - stroke) % 2  # the waist centred under the bars

@@ -167,15 +167,18 @@ _STYLES: dict[str, Style] = {
         shared_message=True,
         hint_lines=2,
     ),
+    # The 4.2": the grid as large as the column of words beside it allows (its
+    # narrowest is 148 px: Russian "отгадываете" in the 22 px headline, "mistakes"
+    # over its number), the numbers larger (issue 31: the panel's area used).
     "epd4in2_V2": Style(
-        grid=230,
+        grid=236,
         headline=22,
         body=16,
         label=14,
-        number=40,
+        number=44,
         title=28,
         sub_lines=2,
-        last_lines=2,
+        last_lines=3,
         note_lines=3,
         reason_lines=1,
         margin=4,
@@ -220,6 +223,10 @@ _PORTRAIT: dict[str, Style] = {
         last_lines=1,
         note_lines=2,
         reason_lines=2,
+        # Upright, the end screen's grids are as wide as the panel allows and the
+        # height left over goes to its words.
+        title=36,
+        code=22,
     ),
 }
 

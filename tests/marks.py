@@ -77,13 +77,20 @@ def thin(ink: set[Pixel], k: int) -> set[Pixel]:
     return {p for p in ink if not near(p, kept)}
 
 
-def stroke_width(ink: set[Pixel], limit: int = 12) -> int:
+def stroke_width(ink: set[Pixel] | frozenset[Pixel], limit: int = 12) -> int:
     """The widest k (up to `limit`) for which no pixel of `ink` is thin: the
     thinnest stroke of `ink`, in whole pixels (0: no ink)."""
     if not ink:
         return 0
+    x0 = min(x for x, _ in ink)
+    y0 = min(y for _, y in ink)
+    return _stroke_width(frozenset((x - x0, y - y0) for x, y in ink), limit)
+
+
+@functools.cache
+def _stroke_width(ink: frozenset[Pixel], limit: int) -> int:
     k = 1
-    while k < limit and not thin(ink, k + 1):
+    while k < limit and not thin(set(ink), k + 1):
         k += 1
     return k
 
@@ -175,7 +182,7 @@ class CellReport:
     thin: frozenset[Pixel]  # ink in no stroke k wide
     thin_holes: frozenset[Pixel]  # white inside a mark, in no stroke k wide
     on_border: frozenset[Pixel]  # a mark's ink against the grid line
-    stray_tone: frozenset[Pixel]  # lone pixels off the dot screen's one lattice
+    stray_tone: frozenset[Pixel]  # lone pixels (of either ink) off the dot screen's lattice
     touching_frame: bool  # a mark touches the frame (a neighbour's spill)
     frame_whole: bool  # the cell's edge all ink (when framed)
     frame_deep: bool  # frame ink far inside the cell: an inversion, not a frame
@@ -248,14 +255,20 @@ def _measure(
     box = (AROUND, AROUND, w - AROUND, h - AROUND)
     s = box[2] - box[0]
     ink = ink_of(crop, (0, 0, w, h))
-    own_all = {p for p in ink if inside(p, box)}
     tone: set[Pixel] = set()
     lattices: set[Pixel] = set()
     if covered:
-        for x, y in own_all:
+        # The dot screen is a tone, not a stroke, in either ink: lone black pixels
+        # (the screen over the cell), lone white ones (a mark drawn grey) are filled.
+        for x, y in [p for p in ink_of(crop, box, ink=1)]:
+            if all((x + dx, y + dy) in ink for dx, dy in NEIGHBOURS8):
+                ink.add((x, y))
+                lattices.add(((x + parity[0]) % 2, (y + parity[1]) % 2))
+        for x, y in [p for p in ink if inside(p, box)]:
             if not any((x + dx, y + dy) in ink for dx, dy in NEIGHBOURS8):
                 tone.add((x, y))
                 lattices.add(((x + parity[0]) % 2, (y + parity[1]) % 2))
+    own_all = {p for p in ink if inside(p, box)}
     stroke_ink = ink - tone
     kept = core(stroke_ink, k)
     own = own_all - tone

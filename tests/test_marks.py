@@ -32,10 +32,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import marks
 import pytest
 from PIL import Image, ImageDraw
 
-import marks
 from keystand import games
 from keystand.layouts import (
     MODELS,
@@ -48,10 +48,13 @@ from keystand.layouts import (
     SeatView,
     Stage,
     Who,
+    cells,
+    classic,
+    end,
     panel,
+    play,
     render_with_boxes,
 )
-from keystand.layouts import cells, classic, end, play
 from keystand.layouts.geometry import grid_boxes
 from keystand.layouts.panels import ROTATIONS, PanelSpec, pixel_mm
 from keystand.rules import Mission, Seat
@@ -194,6 +197,9 @@ class Grid:
     expect: dict[int, marks.Expect]
     covered: frozenset[int]
     framed: int | None
+    end: bool = False  # an end screen's grid
+    kinds: dict[int, str] | None = None  # each cell's key mark: agent, assassin, ...
+    missed: frozenset[int] = frozenset()  # cells with a miss
 
 
 def duet_grids(view: SeatView, spec: PanelSpec, boxes: dict[int, marks.Box]) -> list[Grid]:
@@ -215,7 +221,9 @@ def duet_grids(view: SeatView, spec: PanelSpec, boxes: dict[int, marks.Box]) -> 
             missed = (i in view.my_misses) + (i in view.partner_misses)
             count = (mark is not B) + (missed if misses_shown else 0)
             expect[i] = marks.Expect(count, i in covered, i == framed)
-        out.append(Grid(where, expect, covered, framed))
+        kinds = {i: m.value for i, m in enumerate(side)}
+        missed = view.my_misses | view.partner_misses
+        out.append(Grid(where, expect, covered, framed, over, kinds, missed))
     return out
 
 
@@ -230,7 +238,8 @@ def classic_grids(view: object, boxes: dict[int, marks.Box]) -> list[Grid]:
         i: marks.Expect(int(c is not None and c is not Colour.BYSTANDER), i in covered, i == framed)
         for i, c in enumerate(colours)
     }
-    return [Grid(boxes, expect, covered, framed)]
+    kinds = {i: "bystander" if c is None else c.value for i, c in enumerate(colours)}
+    return [Grid(boxes, expect, covered, framed, False, kinds)]
 
 
 @dataclass(frozen=True)
@@ -342,7 +351,7 @@ def test_the_mistakes_sign_is_not_the_assassins_mark(model: str) -> None:
 def likeness_to_assassin(spec: PanelSpec) -> float:
     k = k_of(spec.model)
     view = next(v for n, v in duet_views() if v.stage is not Stage.OVER)
-    image, boxes = render_with_boxes(view, spec)
+    image, _ = render_with_boxes(view, spec)
     sign = next(s for s in duet_signs(view, spec) if s.name == "mistakes")
     ink = marks.measure_sign(image, sign.counter, sign.box, sign.number, k).ink
     shape = marks.silhouette(ink)
@@ -515,40 +524,65 @@ def test_the_measure_tells_a_stroke_from_a_hairline() -> None:
 
 def print_table() -> None:  # pragma: no cover - `python tests/marks.py`
     """The thinnest stroke of each kind of mark, per panel and mounting, in pixels
-    and millimetres, over every frame the tests measure."""
+    and millimetres, over every frame the tests measure (the same code measures
+    an older tree: run it with that tree's keystand)."""
     for model in MODELS:
-        for rotation in (90, 0) if model != "epd4in2_V2" else (0, 90):
-            spec = panel(model, rotation)
+        for landscape in (True, False):
+            spec = next(s for s in (panel(model, r) for r in ROTATIONS) if s.landscape is landscape)
             widths: dict[str, int] = {}
+            seen: set[bytes] = set()
             for _, image, grids, signs in frames(spec):
+                if image.tobytes() in seen:
+                    continue
+                seen.add(image.tobytes())
                 for grid in grids:
+                    screen = "end" if grid.end else "play"
                     for i, box in grid.boxes.items():
-                        e = grid.expect[i]
-                        kind = _kind(grid, i)
-                        if kind is None:
-                            continue
-                        region = marks.grow(box, 1) if e.framed else box
-                        ink = marks.ink_of(image, region)
-                        if e.covered:
-                            ink = {
-                                p for p in ink if any(marks.near(p, {q}) and q != p for q in ink)
-                            }
-                        widths[kind] = min(widths.get(kind, 99), marks.stroke_width(ink))
+                        _note_cell(widths, screen, image, grid, i, box)
                 for sign in signs:
                     k = k_of(model)
-                    ink = set(marks.measure_sign(image, sign.counter, sign.box, sign.number, k).ink)
-                    name = sign.name.split()[0]
-                    widths[f"sign {name}"] = min(
-                        widths.get(f"sign {name}", 99), marks.stroke_width(ink)
-                    )
+                    report = marks.measure_sign(image, sign.counter, sign.box, sign.number, k)
+                    _note(widths, f"sign {sign.name.split()[0]}", report.ink)
             mm = pixel_mm(model)
-            tag = "landscape" if spec.landscape else "portrait"
-            row = ", ".join(f"{k} {v} px {v * mm:.2f} mm" for k, v in sorted(widths.items()))
-            print(f"{model} {tag}: {row}")
+            tag = "landscape" if landscape else "portrait"
+            print(f"{model} {tag} (0.4 mm = {k_of(model)} px):")
+            for kind, px in sorted(widths.items()):
+                print(f"    {kind:22} {px} px  {px * mm:.2f} mm")
 
 
-def _kind(grid: Grid, i: int) -> str | None:
+def _note(
+    widths: dict[str, int], kind: str, ink: set[marks.Pixel] | frozenset[marks.Pixel]
+) -> None:
+    if ink:
+        widths[kind] = min(widths.get(kind, 99), marks.stroke_width(ink))
+
+
+def _note_cell(
+    widths: dict[str, int], screen: str, image: Image.Image, grid: Grid, i: int, box: marks.Box
+) -> None:
+    """The strokes of one cell, by kind: the frame (the grid line under it counted),
+    a miss (a bystander's cell: its marks are its misses), the key's marks, covered
+    or not, and the white inside them."""
     e = grid.expect[i]
+    kind = (grid.kinds or {}).get(i, "")
     if e.framed:
-        return "frame"
-    return None
+        # The frame: the widest stroke every pixel of the cell's edge lies in.
+        ink = marks.ink_of(image, marks.grow(box, 3))
+        edge = marks.ring(box) & ink
+        k = 0
+        while edge and k < 12 and not marks.thin(ink, k + 1) & edge:
+            k += 1
+        widths[f"{screen} frame"] = min(widths.get(f"{screen} frame", 99), k)
+        return
+    framed_box = grid.boxes[grid.framed] if grid.framed is not None else None
+    report = marks.measure_cell(image, box, 2, e.covered, False, framed_box)
+    crop = (0, 0, box[2] - box[0] + 2 * marks.AROUND, box[3] - box[1] + 2 * marks.AROUND)
+    if i in grid.missed and kind == "bystander":
+        for part in report.marks:
+            _note(widths, f"{screen} miss", part)
+    elif i not in grid.missed and kind != "bystander":
+        label = f"{screen} {kind}{' covered' if e.covered else ''}"
+        for part in report.marks:
+            _note(widths, label, part)
+            for hole in marks.holes(set(part), crop):
+                _note(widths, f"{label} white", hole)
