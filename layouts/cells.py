@@ -77,14 +77,23 @@ class Metrics:
 
     @property
     def gap(self) -> int:
-        """The white between two marks in the cell."""
-        return max(1, self.content // 8)
+        """The white between two marks in the cell: two pixels where the strokes
+        are three (a one-pixel gap, 0.2 mm, closes at 70 cm: the disc and the
+        wedge under it would read as one pin)."""
+        return max(self.stroke - 1, self.content // 8)
 
     @property
     def wedge(self) -> int:
-        """A miss wedge's height in rows (its tip `stroke` wide, two pixels wider
-        each row)."""
-        return max(self.stroke + 1, round(self.content / 4))
+        """A miss wedge's height in rows beside the key's mark (its tip `stroke`
+        wide, two pixels wider each row)."""
+        return max(3, round(self.content / 4))
+
+    @property
+    def lone_wedge(self) -> int:
+        """A miss wedge's height in a bystander's cell, where it has the cell to
+        itself (or shares it with the other seat's): larger, so a miss reads at a
+        glance."""
+        return max(self.wedge, min((self.content - self.gap) // 2, round(self.content * 0.35)))
 
     @property
     def mark(self) -> int:
@@ -196,12 +205,13 @@ def _marks(
     mine = Who.ME in look.missed_by and m.holds_misses
     theirs = Who.PARTNER in look.missed_by and m.holds_misses
     mid = m.size // 2
+    rows = m.wedge if shape is not None else m.lone_wedge
     if mine:  # pointing down, at the cell's bottom: toward this seat
-        _wedge(d, mid, bottom - 1, m.wedge, m.stroke, True)
-        bottom -= m.wedge + m.gap
+        _wedge(d, mid, bottom - 1, rows, m.stroke, True)
+        bottom -= rows + m.gap
     if theirs:  # pointing up, at the top: across the table, toward the partner
-        _wedge(d, mid, top, m.wedge, m.stroke, False)
-        top += m.wedge + m.gap
+        _wedge(d, mid, top, rows, m.stroke, False)
+        top += rows + m.gap
     if shape is None:
         return False
     side = min(m.mark, bottom - top)
