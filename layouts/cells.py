@@ -107,10 +107,15 @@ class Metrics:
         width = max(self.stroke, side // 7)
         return width if side - 2 * width >= self.stroke + 2 else 0
 
+    def cross_width(self, side: int) -> int:
+        """The assassin's white cross's width in a square of `side`: a stroke, more
+        in a large cell (an eighth of the square)."""
+        return max(self.stroke, round(side / 8))
+
     def cross(self, side: int) -> bool:
         """Whether the assassin's square of `side` holds a white cross with strokes
         and black around it all at least a stroke wide."""
-        return side >= 5 * self.stroke + 1
+        return side >= 5 * self.cross_width(side) + 1
 
     @property
     def holds_misses(self) -> bool:
@@ -153,12 +158,10 @@ def _ink(
     size: int, stroke: int, look: CellLook, shape: str | None, odd_x: int, odd_y: int
 ) -> Image.Image:
     """The cell's ink as a mask, made once per cell size, look and lattice parity."""
-    ink = Image.new("1", (size, size), 0)
+    ink = Image.new("1", (size, size), 0)  # the miss wedges, then all
     key = Image.new("1", (size, size), 0)  # the key's mark alone
     m = Metrics(size, stroke)
     screened = _marks(ImageDraw.Draw(ink), ImageDraw.Draw(key), m, look, shape)
-    if look.framed:
-        ImageDraw.Draw(ink).rectangle((0, 0, size - 1, size - 1), outline=1, width=m.frame)
     if look.covered:
         dots = _dots(size, odd_x, odd_y)
         if screened:
@@ -167,14 +170,23 @@ def _ink(
             inner = key.convert("L").filter(ImageFilter.MinFilter(3)).convert("1")
             key.paste(0, mask=_and(dots, inner))
         ink.paste(1, mask=key)
-        # The dot screen, but a pixel clear of every mark and of the cell's edge.
-        halo = ink.convert("L").filter(ImageFilter.MaxFilter(3)).convert("1")
+        # The dot screen, but a pixel clear of every mark, of the frame and of the
+        # cell's edge, and never inside an outlined mark (white: the outline
+        # reads as one mark). The marks keep clear of the edge, so the corner is
+        # outside them all.
+        solid = ink.convert("L")
+        ImageDraw.floodfill(solid, (0, 0), 128)
+        solid = solid.point(lambda v: 0 if v == 128 else 255)
         keep = Image.new("1", (size, size), 0)
         ImageDraw.Draw(keep).rectangle((1, 1, size - 2, size - 2), fill=1)
-        keep.paste(0, mask=halo)
+        if look.framed:
+            ImageDraw.Draw(keep).rectangle((0, 0, size - 1, size - 1), outline=0, width=m.clear)
+        keep.paste(0, mask=solid.filter(ImageFilter.MaxFilter(3)).convert("1"))
         ink.paste(1, mask=_and(dots, keep))
     else:
         ink.paste(1, mask=key)
+    if look.framed:
+        ImageDraw.Draw(ink).rectangle((0, 0, size - 1, size - 1), outline=1, width=m.frame)
     return ink
 
 
@@ -236,11 +248,12 @@ def _marks(
     else:
         key.rectangle(box, fill=1)
         if m.cross(side) and not look.covered:  # white, a stroke and a half in: black all round
-            inset = m.stroke + (m.stroke + 1) // 2
+            width = m.cross_width(side)
+            inset = width + (width + 1) // 2
             a0, a1 = sx + inset, sx + side - 1 - inset
             b0, b1 = sy + inset, sy + side - 1 - inset
-            key.line((a0, b0, a1, b1), fill=0, width=m.stroke)
-            key.line((a0, b1, a1, b0), fill=0, width=m.stroke)
+            key.line((a0, b0, a1, b1), fill=0, width=width)
+            key.line((a0, b1, a1, b0), fill=0, width=width)
     return look.covered and not ring
 
 

@@ -39,7 +39,14 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from . import i18n
-from .classic_cells import ClassicLook, draw_classic_cell, draw_hourglass, draw_symbol
+from .classic_cells import (
+    DIAMOND,
+    DISC,
+    ClassicLook,
+    draw_classic_cell,
+    draw_hourglass,
+    draw_symbol,
+)
 from .classic_view import (
     ClassicLastKind,
     ClassicPublic,
@@ -70,11 +77,14 @@ WIDEST_TIME = "8:88"  # the digits of the font are all one width; 8 inks the mos
 SYMBOL_GAP = 3  # between a symbol's box and its number, at the least
 
 
-def symbol_gap(ink: int) -> int:
-    """The white between a sign's box and its number beside digits `ink` pixels
-    tall: at least a stroke (0.4 mm) past the blue diamond's points, which reach an
-    eighth of the box beyond it."""
-    return SYMBOL_GAP + ink // 8
+def symbol_gap(stroke: int, ink: int) -> int:
+    """The white between a sign's box and its number, digits `ink` pixels tall, on
+    a panel whose 0.4 mm is `stroke` pixels: the blue diamond's points reach past
+    the box (more with larger digits), and a stroke of white must stay between
+    them and the digits (tests/test_marks.py measures it)."""
+    size = sign_size("team", ink)[0]
+    reach = ((round(size * DIAMOND / DISC) | 1) - size) // 2
+    return SYMBOL_GAP + (stroke - 2) + max(0, reach - 2)
 
 
 ROW_GAP = 4  # between the boxes of the counters' row
@@ -128,13 +138,15 @@ def sign_size(kind: str, ink: int) -> tuple[int, int]:
     return side, side
 
 
-def _tally(x: int, y: int, w: int, h: int, kind: str, text: str, size: int) -> Tally:
+def _tally(
+    x: int, y: int, w: int, h: int, kind: str, text: str, size: int, stroke: int = 2
+) -> Tally:
     """A box `w` x `h` at (x, y) with a sign and `text` (its widest form) at `size`."""
     top, bottom = digits(size)
     ink = bottom - top
     sw_, sh_ = sign_size(kind, ink)
     text_w = width(text, size)
-    gap = symbol_gap(ink)
+    gap = symbol_gap(stroke, ink)
     left = x + (w - (sw_ + gap + text_w)) // 2
     ink_y = y + (h - ink) // 2
     sign_y = ink_y + (ink - sh_) // 2
@@ -142,12 +154,12 @@ def _tally(x: int, y: int, w: int, h: int, kind: str, text: str, size: int) -> T
     return Tally((x, y, x + w, y + h), (left, sign_y, left + sw_, sign_y + sh_), box)
 
 
-def tally_width(kind: str, text: str, size: int) -> int:
+def tally_width(kind: str, text: str, size: int, stroke: int = 2) -> int:
     """The narrowest box that holds a sign and `text` at `size`, with its margins."""
     top, bottom = digits(size)
     inner = _inner(bottom - top)
     ink = bottom - top
-    return 2 * inner + sign_size(kind, ink)[0] + symbol_gap(ink) + width(text, size)
+    return 2 * inner + sign_size(kind, ink)[0] + symbol_gap(stroke, ink) + width(text, size)
 
 
 def _inner(ink: int) -> int:
@@ -201,14 +213,18 @@ class ClassicLayout:
         ]
 
 
-def _timer_sizes(number: int, body: int, sw: int, row_fits: bool) -> tuple[int, int, bool]:
+def _timer_sizes(
+    number: int, body: int, sw: int, row_fits: bool, stroke: int = 2
+) -> tuple[int, int, bool]:
     """The timer's type size, the team counters' and whether the timer takes a row
     of its own, in a column `sw` wide: the counters kept at `number` if the timer
     fits beside them at `body` or larger, else a row of its own if the column has
     the height (`row_fits`), else both shrunk together."""
 
     def row(team: int, timer: int) -> int:
-        return 2 * tally_width("team", "8", team) + tally_width("timer", WIDEST_TIME, timer)
+        return 2 * tally_width("team", "8", team, stroke) + tally_width(
+            "timer", WIDEST_TIME, timer, stroke
+        )
 
     for size in range(number, body - 1, -1):
         if row(number, size) + 2 * ROW_GAP <= sw:
@@ -239,6 +255,7 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     sw = sx1 - sx
     top, bottom = digits(st.number)
     row_h = bottom - top + 2 * _inner(bottom - top)
+    stroke = stroke_px(panel)
     # The timer shares the counters' row if it fits there at the counters' size or
     # smaller (never below the body text's); failing that, the counters shrink with
     # it (a short column has no height for a row of its own); else it takes one.
@@ -253,7 +270,7 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     ]
     if timed:
         row_fits = sum(hgt for _, hgt in stack) + row_h <= sy1 - sy
-        timer_size, team_size, timer_row = _timer_sizes(st.number, st.body, sw, row_fits)
+        timer_size, team_size, timer_row = _timer_sizes(st.number, st.body, sw, row_fits, stroke)
     if timer_row:
         stack.insert(3, ("timer", row_h))
     spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
@@ -270,17 +287,17 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
         elif name == "counters":
             tw = (sw - ROW_GAP) // 2
             if timed and not timer_row:
-                timer_w = tally_width("timer", WIDEST_TIME, timer_size)
+                timer_w = tally_width("timer", WIDEST_TIME, timer_size, stroke)
                 tw = (sw - timer_w - 2 * ROW_GAP) // 2
                 tx = sx + 2 * (tw + ROW_GAP)
-                timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size)
+                timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size, stroke)
             right = sx + tw + ROW_GAP
             teams = (
-                _tally(sx, y, tw, hgt, "team", "8", team_size),
-                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", team_size),
+                _tally(sx, y, tw, hgt, "team", "8", team_size, stroke),
+                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", team_size, stroke),
             )
         elif name == "timer":
-            timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number)
+            timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number, stroke)
         else:  # the message: the last input (framed when refused) or a note
             lines = st.note_lines
             boxes["message"] = TextBox(sx + INSET, y + INSET, sw - 2 * INSET, st.body, lines)

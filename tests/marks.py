@@ -347,8 +347,9 @@ def measure_sign(image: Image.Image, counter: Box, sign: Box, number: Box, k: in
     frame `counter`: the sign's strokes, and the white between its ink and the
     number's. The counter may be inverted (white on black): its ink is what differs
     from the paper inside its frame. The sign's ink is every piece of ink that
-    reaches into `sign` (a diamond's points reach beyond it); none of it may
-    reach into `number`."""
+    reaches into `sign` (a diamond's points reach a little beyond it); the
+    number's, the other pieces in `number`. A piece from the sign's box on past
+    the number's first quarter is a sign run into the digits: no white at all."""
     x0, y0, x1, y1 = counter
     inner = (x0 + 1, y0 + 1, x1 - 1, y1 - 1)
     edge = ring(inner)
@@ -358,9 +359,10 @@ def measure_sign(image: Image.Image, counter: Box, sign: Box, number: Box, k: in
     parts = components(ink)
     mine = [p for p in parts if any(inside(q, sign) for q in p)]
     sign_ink = set().union(*mine) if mine else set()
-    number_ink = {p for p in ink - sign_ink if inside(p, number)}
-    if any(inside(p, number) for p in sign_ink):
-        gap = 0.0  # the sign runs into the number's place
+    digits = [p for p in parts if p not in mine and any(inside(q, number) for q in p)]
+    number_ink = set().union(*digits) if digits else set()
+    if any(_spans_digits(part, number) for part in mine):
+        gap = 0.0  # one piece of ink from the sign's box on into the digits
     else:
         gap = (
             min(
@@ -374,6 +376,13 @@ def measure_sign(image: Image.Image, counter: Box, sign: Box, number: Box, k: in
         for hole in holes(part, inner):
             hole_px |= thin(hole, k)
     return SignReport(frozenset(sign_ink), frozenset(thin(sign_ink, k)), frozenset(hole_px), gap)
+
+
+def _spans_digits(part: set[Pixel], number: Box) -> bool:
+    """Whether `part` reaches past the first quarter of the number's box (a sign's
+    points may reach a little into it; a sign run into the digits reaches on)."""
+    x0, _, x1, _ = number
+    return any(x >= x0 + max(2, (x1 - x0) // 4) for x, _ in part)
 
 
 def _outline(pixels: set[Pixel]) -> set[Pixel]:
