@@ -289,15 +289,16 @@ def _wedge(
 
 
 def draw_hourglass(draw: ImageDraw.ImageDraw, box: Box, stroke: int, fill: int = BLACK) -> None:
-    """The turns' sign: an hourglass in `box` (x1, y1 exclusive), a bar `stroke` thick
-    at the top and the bottom and two solid triangles between them, point to point
-    at a waist `stroke` wide, their sides one pixel in per row (no thin steps)."""
+    """The turns' sign: an hourglass in `box` (x1, y1 exclusive), a bar at the top
+    and the bottom at least `stroke` thick and two solid triangles between them,
+    point to point at a waist as wide as a bar, their sides one pixel in per row
+    (no thin steps)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     bar = max(stroke, h // 9)  # heavier with large digits (the 4.2"'s timer)
     half = (h - 2 * bar) // 2  # rows of each triangle
-    glass = min(w, stroke + 2 * (half - 1)) if half > 0 else w
-    glass -= (glass - stroke) % 2  # the waist centred under the bars
+    glass = min(w, bar + 2 * (half - 1)) if half > 0 else w
+    glass -= (glass - bar) % 2  # the waist centred under the bars
     left = x0 + (w - glass) // 2
     draw.rectangle((x0, y0, x1 - 1, y0 + bar - 1), fill=fill)
     draw.rectangle((x0, y1 - bar, x1 - 1, y1 - 1), fill=fill)
@@ -305,7 +306,7 @@ def draw_hourglass(draw: ImageDraw.ImageDraw, box: Box, stroke: int, fill: int =
     for j in range(rows):
         # Distance in rows from the nearer bar: the glass narrows toward the waist.
         from_bar = min(j, rows - 1 - j)
-        width = max(stroke, glass - 2 * from_bar)
+        width = max(bar, glass - 2 * from_bar)  # the waist as heavy as the bars
         inset = (glass - width) // 2
         y = y0 + bar + j
         draw.line((left + inset, y, left + inset + width - 1, y), fill=fill)

@@ -5,7 +5,7 @@ same shape wherever a team appears (the grid, the headline, the counters):
 
 - red agent: a black disc;
 - blue agent: a black diamond (a square on its point), of about the disc's ink;
-- assassin: the cell black with a white cross (as on the Duet screens);
+- assassin: a black square with a white cross (as on the Duet screens);
 - bystander: left white;
 - covered (a tile on the word): a light dot screen over the cell and the mark as
   an outline, so what is still to be found stands out and what is done recedes;
@@ -13,8 +13,8 @@ same shape wherever a team appears (the grid, the headline, the counters):
   bystander: the operatives' screen has no key to draw;
 - the word touched last: a heavy frame.
 
-Red and bystander, assassin and the frame are drawn by Duet's own cell
-(`cells.draw_cell`), so both games keep one look.
+Every cell, the diamond too, is drawn by Duet's own cell (`cells.draw_cell`),
+so both games keep one look and the same 0.4 mm strokes.
 """
 
 from __future__ import annotations
@@ -37,8 +37,10 @@ _MARK = {
     Colour.BYSTANDER: Mark.BYSTANDER,
     Colour.ASSASSIN: Mark.ASSASSIN,
 }
-DIAMOND = 0.7  # the diamond's diagonal, as a share of the cell: about the disc's ink
-DISC = 0.56  # the disc's diameter, as a share of the cell (cells.draw_cell)
+# The team symbols: a diamond's diagonal to a disc's diameter as 0.7 to 0.56, for
+# about the same ink (the counters' symbols; the grid's diamond is 1.25 discs).
+DIAMOND = 0.7
+DISC = 0.56
 
 
 @dataclass(frozen=True)
