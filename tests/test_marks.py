@@ -316,26 +316,28 @@ def test_every_mark_is_0_4_mm_and_apart_on_every_frame(model: str, rotation: int
 
 
 def test_the_frames_cover_every_screen_and_look() -> None:
-    """The frames measured include every screen with a grid and every look: a
-    test that measured nothing would pass."""
+    """The frames measured include every screen with a grid (Duet's play screen,
+    its end held and revealed, both classic screens) and every look a game allows
+    (framed and not): a test that measured nothing would pass."""
     spec = panel("epd2in7_V2")
-    names = [name for name, *_ in frames(spec)]
+    measured = list(frames(spec))
+    names = [name for name, *_ in measured]
     assert any(" held" in n for n in names) and any("classic" in n for n in names)
-    expects = [
-        (e.marks, e.covered, e.framed)
-        for _, _, grids, _ in frames(spec)
+    assert any("/" in n and not n.startswith("classic") and "held" not in n for n in names)
+    looks = {
+        (kind, i in grid.missed, e.covered, e.framed)
+        for _, _, grids, _ in measured
         for grid in grids
-        for e in grid.expect.values()
-    ]
-    assert {(m, c, f) for m in (0, 1, 2, 3) for c in (False, True) for f in (False, True)} - {
-        (3, False, False),
-        (3, False, True),  # two misses and a mark: the partner's miss is a bystander
-        (3, True, False),
-        (3, True, True),
-        (2, False, True),  # a bystander both missed is covered; a mark with my miss framed: below
-    } <= set(expects) | {(2, False, True)}
-    assert (2, False, True) in expects  # an agent or assassin I missed, touched last
-    assert sum(1 for _ in frames(spec)) > 400
+        for i, e in grid.expect.items()
+        for kind in [(grid.kinds or {})[i]]
+    }
+    for kind in ("agent", "assassin", "bystander"):
+        for missed in (False, True):
+            for covered in (False, True):
+                for framed in (False, True):
+                    assert (kind, missed, covered, framed) in looks
+    assert {"R", "U", "X", "."} <= {kind for kind, *_ in looks}  # classic's colours
+    assert len(measured) > 400
 
 
 @pytest.mark.parametrize("model", MODELS)
