@@ -5,9 +5,9 @@
   where the cell has no room for a cross of full strokes;
 - bystander: left white (the tan square);
 - covered (an agent card on the word, or both seats' tokens): a light dot screen
-  over the cell, the seat's own mark kept as an outline where the outline's hole
-  can be as wide as a stroke, so what is still to be found stands out and what
-  is done recedes;
+  over the cell, the seat's own mark kept as an outline (white inside) where the
+  outline's hole can be wider than a stroke, else drawn grey (the dot screen's
+  white in it), so what is still to be found stands out and what is done recedes;
 - a miss: a solid wedge at the edge of the seat that guessed, pointing to it (the
   timer token's arrow points from the clue giver to the guesser): on the seat's
   own screen, its own misses sit at the cell's bottom pointing down, toward it,
@@ -19,8 +19,11 @@
 
 Every stroke is at least `stroke` pixels wide: the panel's 0.4 mm
 (`legibility.stroke_px`), so nothing a player needs at 70 cm is a hairline.
-Each mark keeps a pixel of white to the grid line, to the frame and to every
-other mark, and the dot screen keeps that white too.
+Each mark keeps a pixel of white or more to the grid line and the frame, and
+`Metrics.gap` to every other mark in the cell (two pixels where a stroke is
+three); the dot screen keeps a pixel of white from all of them. A cell too small
+for a miss and the key's mark apart (`Metrics.holds_misses`: only the end
+screens' grids of small panels) shows no misses.
 
 A cell is drawn the same upright way on both seats' screens: only its place on
 the grid turns (geometry.py), never its picture.
@@ -102,8 +105,8 @@ class Metrics:
 
     def ring(self, side: int) -> int:
         """An outlined mark's line width (covered), or 0: no outline `side` wide
-        leaves a hole a stroke wide, so the mark stays solid (the dot screen says
-        covered)."""
+        leaves a hole wider than a stroke (a smaller one is a plus, or a blot), so
+        the mark is drawn grey instead."""
         width = max(self.stroke, side // 7)
         return width if side - 2 * width >= self.stroke + 2 else 0
 
@@ -120,7 +123,8 @@ class Metrics:
     @property
     def holds_misses(self) -> bool:
         """Whether a miss wedge and a mark fit apart with every stroke whole: the mark
-        beside a wedge at least three strokes (an outline with its hole)."""
+        beside a wedge at least two strokes and two pixels (6 pixels with 2-pixel
+        strokes, 8 with 3: a disc told from a square)."""
         return self.content - self.gap - self.wedge >= 2 * self.stroke + 2
 
 
