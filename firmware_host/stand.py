@@ -17,7 +17,7 @@ does (`_game_key`), so a label cannot say what its key does not do:
   cursor shows, and the keys move it (next, down), go back, or guess the word
   under it (docs/buttons-only.md).
 - A game whose clue takes a number (classic: the game's `clue_numbers`): the
-  clue key chooses it first ("Clue…"), then the keys step it (+1, −1), go back,
+  clue key chooses it first ("Clue…"), then the keys step it (+1, -1), go back,
   or give the clue with the number their label names ("Clue 2"); with the menu's
   Clue number off, one press gives the clue with none.
 - In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
@@ -555,7 +555,7 @@ class Stand:
         return self.game.clue_numbers is not None and self.settings.numbers
 
     def _number_meaning(self, seat: Seat, key: KeyName) -> str | None:
-        """`seat`'s keys while it chooses its clue's number: +1 and −1 while there
+        """`seat`'s keys while it chooses its clue's number: +1 and -1 while there
         is a number that way (the rulebook's 0 to 9, then unlimited), back, and the
         menu key, pressed or held (a held one must not open the menu), gives the
         clue with the number its label names."""
@@ -656,7 +656,7 @@ class Stand:
         """A key that does nothing now: the screen says what would, or the rules
         say why not."""
         if seat in self.numbering:
-            # +1 past unlimited, −1 below 0, or the clue held for a failed panel:
+            # +1 past unlimited, -1 below 0, or the clue held for a failed panel:
             # the screen already shows the number and what the other keys do.
             log.info("%s %s while choosing the clue's number: ignored", press.key.value, seat.value)
         elif press.key is KeyName.MENU:

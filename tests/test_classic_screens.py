@@ -488,7 +488,7 @@ def test_bad_views_are_refused_with_what_is_wrong():
         public(stage=ClassicStage.AWAITING_CLUE, clue_number="2")
     with pytest.raises(ValueError, match="clue number '10'"):
         public(clue_number="10", guesses_left=1)
-    with pytest.raises(ValueError, match="choosing '2': .* while a clue is awaited"):
+    with pytest.raises(ValueError, match=r"choosing '2': .* while a clue is awaited"):
         SpymastersView(KEY, public(), choosing="2")  # guessing: the clue was given
     with pytest.raises(ValueError, match="choosing 'many'"):
         SpymastersView(KEY, public(stage=ClassicStage.AWAITING_CLUE), choosing="many")
@@ -652,7 +652,9 @@ def test_the_operatives_see_the_key_once_the_end_is_final(model, rotation):
     for i in range(25):
         assert same(spy.crop(spy_boxes[i]), ops.crop(ops_boxes[i])), i
     hidden = [i for i in range(25) if i not in state.covered and state.card.keys[i].team]
-    assert hidden and all(not same(before.crop(ops_boxes[i]), ops.crop(ops_boxes[i])) for i in hidden)
+    assert hidden and all(
+        not same(before.crop(ops_boxes[i]), ops.crop(ops_boxes[i])) for i in hidden
+    )
 
 
 # ----- orientation --------------------------------------------------------------------------
@@ -1036,7 +1038,14 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "seconds-operatives": ("mid", "operatives", {"timer": 4}),
     "penalty-spymasters": ("penalty", "spymasters", {"penalty_pending": True}),
     "penalty-operatives": ("penalty", "operatives", {"penalty_pending": True}),
+    # The spymasters choose their clue's number on their keys (their screen only).
+    "number-spymasters": (None, "spymasters", {"number": "2"}),
+    "unlimited-operatives": ("unlimited", "operatives", {}),
+    # The clue's last guess (its number plus one) found an agent: the turn is over.
+    "used-up-operatives": ("used_up", "operatives", {}),
     "end-spymasters": ("end", "spymasters", {}),
+    # The end held back for undo: the operatives see the tiles only; then the key.
+    "end-held-operatives": ("end", "operatives", {"reveal": False}),
     "end-operatives": ("end", "operatives", {}),
     # The other screen fails: that panel cannot say so, this one does.
     "mid-spymasters-panel-failed": (
@@ -1047,13 +1056,19 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "end-operatives-panel-failed": ("end", "operatives", {"partner_panel_failed": True}),
 }
 DE_RU = ("de", "ru")
-# (scene, language, portrait): every scene in English, the mid-game in German and
-# Russian, and mounted on end.
+# (scene, language, portrait): every scene in English, the mid-game and the clue's
+# number in German and Russian, and mounted on end.
 GOLDENS = [
     *((name, "en", False) for name in SCENES),
     *(
         (name, lang, False)
-        for name in ("mid-spymasters", "mid-operatives")
+        for name in (
+            "mid-spymasters",
+            "mid-operatives",
+            "number-spymasters",
+            "unlimited-operatives",
+            "used-up-operatives",
+        )
         for lang in ("de", "ru")
     ),
     ("mid-spymasters", "en", True),
