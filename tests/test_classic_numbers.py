@@ -58,12 +58,17 @@ def said(stand: Stand, seat: Seat) -> tuple[str, str]:
 
 
 def test_the_spymasters_screen_shows_the_number_they_choose(tmp_path: Path) -> None:
+    """Only theirs: the operatives' picture stays the same, so their panel does not
+    even refresh while the spymasters choose."""
     stand = classic(tmp_path)
+    panel = SimPanel("epd2in7_V2", rotation=90, speed=0)
+    operatives = screens.render(stand, OPERATIVES, panel).tobytes()
     assert said(stand, SPYMASTERS)[0] == "Blue started"
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     stand.handle(Press("A", KeyName.CLUE), 0.1)
     assert said(stand, SPYMASTERS)[0] == "Number: 2"
-    assert said(stand, OPERATIVES)[0] == "Blue started"  # their screen does not move
+    assert said(stand, OPERATIVES)[0] == "Blue started"
+    assert screens.render(stand, OPERATIVES, panel).tobytes() == operatives
     for k in range(8):
         stand.handle(Press("A", KeyName.CLUE), 0.2 + k / 10)
     assert said(stand, SPYMASTERS)[0] == "Number: \u221e"
