@@ -60,6 +60,7 @@ class Scene:
     extra: dict[str, str] = field(default_factory=dict)
     game: str = "duet"  # classic: seat A faces the spymasters, B the operatives
     number: str | None = None  # classic: the clue's number the spymasters are choosing
+    menu_index: int = 3  # the menu's entry chosen (`menu`)
 
 
 A_CLUE = ("clue A",)
@@ -90,6 +91,16 @@ SCENES = {
         langs=("en", "de", "ru"),
         builds=tuple(BUILDS),
     ),
+    # The classic menu at Clue number (on): a group that keeps the count sets it off.
+    "classic-menu": Scene(
+        (),
+        Seat.A,
+        game="classic",
+        menu=True,
+        menu_index=4,
+        langs=("en", "de", "ru"),
+        builds=tuple(BUILDS),
+    ),
     "classic-end-shown": Scene(
         ("clue blue 2", "touch 1 3"), Seat.B, game="classic", revealed=True, builds=tuple(BUILDS)
     ),
@@ -114,7 +125,7 @@ def stand_at(scene: Scene, build: str = "minimal") -> Stand:
         s.picking.add(scene.seat)
         s.cursors[scene.seat] = 12
     if scene.menu:
-        s.menus[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=3)
+        s.menus[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=scene.menu_index)
     if scene.number is not None:
         s.numbering[scene.seat] = scene.number
     return s
