@@ -563,12 +563,12 @@ class Stand:
         assert numbers is not None and self.state is not None
         values, number = numbers.values, self.numbering[seat]
         at = values.index(number)
-        if key is KeyName.CLUE:
-            return "plus" if at + 1 < len(values) else None
-        if key is KeyName.PASS:
-            return "minus" if at > 0 else None
-        if key is KeyName.UNDO:
-            return "back"
+        if key in NUMBERING:
+            word = NUMBERING[key]
+            past_an_end = (word == "plus" and at + 1 == len(values)) or (
+                word == "minus" and at == 0
+            )
+            return None if past_an_end else word
         event = self.game.numbered_clue(self.state, seat, number)
         if event is None or self.held(event) is not None:
             return None  # that seat's panel fails: the game holds
@@ -626,11 +626,9 @@ class Stand:
             self.numbering[seat] = values[at]
         elif word.startswith(GIVE):
             # The number the label names is the one journaled: the label was drawn
-            # from this same meaning.
-            clue = self.game.numbered_clue(self.state, seat, word.removeprefix(GIVE))
-            result = self._game(clue, now)
-            if result is not None and not games.refused(result):
-                self.numbering.pop(seat, None)
+            # from this same meaning. Taken, the clue ends the choosing (`_game`);
+            # not saved (a full disk), the number stays for another press.
+            self._game(self.game.numbered_clue(self.state, seat, word.removeprefix(GIVE)), now)
 
     def _pick_key(self, seat: Seat, word: str, now: float) -> None:
         """A key of the guesser picking a word with its cursor (buttons only)."""
@@ -734,11 +732,10 @@ class Stand:
         self.state = state
         self.picking = {seat for seat in self.picking if self._may_pick(seat)}
         if not refused:
+            self.hints.clear()
             # The number was being chosen for the clue awaited then: any event the
             # rules took (the clue itself, the timer ending the turn) ends that.
             self.numbering.clear()
-        if not refused:
-            self.hints.clear()
         self.undo_request = None if not refused else self.undo_request
         return result
 

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from keystand import games, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import KeyName, Press, Touch
+from keystand.journal import JournalError
 from keystand.layouts import classic as classic_screen
 from keystand.layouts.i18n import strings
 from keystand.rules import Seat
@@ -134,3 +137,28 @@ def test_the_operatives_see_the_key_once_the_end_is_final(tmp_path: Path) -> Non
     view = stand.game.view(stand.state, OPERATIVES, screens.context(stand, OPERATIVES))
     assert view.key == games.get("classic").view(stand.state, SPYMASTERS, games.Context()).key
     assert screens.render(stand, OPERATIVES, panel).tobytes() != held.tobytes()
+
+
+def test_a_clue_the_disk_refuses_keeps_its_number_for_another_press(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Durability: the clue is journaled (fsync) before any screen shows it; a full
+    disk takes nothing, both screens say it cannot save, and the spymasters' number
+    stays on their keys until a press the disk takes."""
+    stand = classic(tmp_path)
+    stand.handle(Press("A", KeyName.CLUE), 0.0)
+    stand.handle(Press("A", KeyName.CLUE), 0.1)  # Number: 2
+    record = stand.store.record
+
+    def full(event: object) -> None:
+        raise JournalError("no space left on the device")
+
+    monkeypatch.setattr(stand.store, "record", full)
+    stand.handle(Press("A", KeyName.MENU), 0.2)  # Clue 2: not saved, not taken
+    assert stand.state.clue is None and stand.numbering == {SPYMASTERS: "2"}
+    view = stand.game.view(stand.state, OPERATIVES, screens.context(stand, OPERATIVES))
+    assert view.public.cannot_save and view.public.clue_number is None
+    monkeypatch.setattr(stand.store, "record", record)
+    stand.handle(Press("A", KeyName.MENU), 0.3)
+    assert str(stand.state.clue) == "clue blue 2" and not stand.numbering
+    assert '"clue blue 2"' in (tmp_path / "current.journal").read_text()
