@@ -7,9 +7,10 @@ Both screens share one layout, the Duet play screen's: the grid on the left
   guesses", "Blue covers a word", "Red wins!"); inverted, white on black, when the
   people facing this screen must act (the spymasters give a clue or cover a
   word; the operatives guess);
-- one line under it: the guesses the clue still allows (or that there is no
-  limit), the team that started, "Invalid clue" while a penalty is pending, or
-  how the game was won;
+- one line under it: the clue's number and the guesses it still allows (or
+  that there is no limit), the team that started, "Invalid clue" while a
+  penalty is pending, or how the game was won; on the spymasters' screen, the
+  number they are choosing for their clue on the keys;
 - a row of counters: each team's symbol (red a disc, blue a diamond, as on
   the grid) and its agents left, the counter of the team the headline names
   inverted (which ties the symbol to the name); and the turn timer (an
@@ -48,6 +49,7 @@ from .classic_cells import (
     draw_symbol,
 )
 from .classic_view import (
+    ClassicLast,
     ClassicLastKind,
     ClassicPublic,
     ClassicStage,
@@ -56,6 +58,7 @@ from .classic_view import (
     SpymastersView,
     Team,
     Win,
+    number_text,
 )
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
 from .legibility import stroke_px
@@ -385,8 +388,11 @@ def acting(view: ClassicView) -> bool:
     return not spymasters
 
 
-def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
-    """The sub line's key, and the values for its placeholders."""
+def sub(public: ClassicPublic, choosing: str | None = None) -> tuple[str, dict[str, str]]:
+    """The sub line's key, and the values for its placeholders; `choosing`: the
+    number the spymasters are choosing for their clue (their screen only)."""
+    if choosing is not None:
+        return "choosing", {"n": number_text(choosing)}
     if public.winner is not None:
         # The other team's touch or clue ended it: the sub names that team.
         if public.win in (Win.ASSASSIN, Win.GIVEN, Win.PENALTY):
@@ -396,9 +402,12 @@ def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
     if public.penalty:
         return "invalid", {}
     if public.stage is ClassicStage.GUESSING:
-        if public.guesses_left is None:
+        n = public.clue_number
+        if n is None:  # a clue given with no number: the group keeps the count
             return "no_limit", {}
-        return "guesses_left", {"n": str(public.guesses_left)}
+        if public.guesses_left is None:  # 0 or unlimited: "Ignoriert die Regel plus 1"
+            return "numbered_no_limit", {"n": number_text(n)}
+        return "numbered", {"n": number_text(n), "left": str(public.guesses_left)}
     return f"started_{public.starting.value}", {}
 
 
@@ -415,8 +424,24 @@ def last_key(public: ClassicPublic) -> tuple[str, str] | None:
         team = last.colour.team.value
         if public.stage is ClassicStage.OVER:
             return "classic_last", f"{team}_found"
+        if used_up(last):
+            return "classic_last", f"{team}_used_up"
         return "classic_last", f"{team}_{'over' if last.turn_over else 'on'}"
     return "classic_last", last.kind.value
+
+
+def used_up(last: ClassicLast) -> bool:
+    """Whether a touch found the team's own agent and still ended the turn: the
+    clue's last guess, its number plus one ("dürfen sie 1 Rateversuch mehr als die
+    beim Hinweis angegebene Zahl ausführen"). Only the limit ends a turn so (a last
+    agent ends the game instead)."""
+    colour = last.colour
+    return (
+        last.kind is ClassicLastKind.AGENT
+        and last.turn_over
+        and colour is not None
+        and colour.team is last.team
+    )
 
 
 def message_key(public: ClassicPublic) -> tuple[str, str] | None:
@@ -457,12 +482,11 @@ def note_key(public: ClassicPublic) -> str | None:
 
 def looks(view: ClassicView) -> dict[int, ClassicLook]:
     """How each table cell looks: the key's colour on the spymasters' screen, the
-    tile's colour (or nothing) on the operatives'."""
+    tile's colour (or nothing) on the operatives', until the end is final and
+    their view has the key too."""
     p = view.public
     framed = p.last.cell if p.last else None
-    colours: tuple[Colour | None, ...] = (
-        view.key if isinstance(view, SpymastersView) else p.revealed
-    )
+    colours: tuple[Colour | None, ...] = p.revealed if view.key is None else view.key
     return {
         i: ClassicLook(colour, p.revealed[i] is not None, i == framed)
         for i, colour in enumerate(colours)
@@ -510,7 +534,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
     if act:
         d.rectangle(inclusive(lay.bar), fill=BLACK)
     draw_text(d, s["classic_headline"][head], lay.headline, fill=ink, middle=True)
-    key, values = sub(p)
+    key, values = sub(p, view.choosing if isinstance(view, SpymastersView) else None)
     draw_text(d, _fill(s["classic_sub"][key], values), lay.sub)
     for tally, t in zip(lay.teams, (Team.RED, Team.BLUE), strict=True):
         # The team the headline names is inverted: it ties the symbol to the name.

@@ -334,6 +334,10 @@ def test_the_three_marks_differ_in_shape_not_only_in_ink():
 HELD_WORDS = ("menu",)
 WORST_NUMBERS = ("88", "-8", "25")  # counters are 0..25; a score can be -1
 WORST_CODE = "MMMM-WWWW-MMMM"  # the widest letters of the code alphabet
+# A classic clue's number as drawn ({n}: the digits are all one width; unlimited is
+# "∞") and the guesses its plus one leaves ({left}: 0..10).
+WORST_CLUE_NUMBERS = ("8", "\u221e")
+WORST_LEFT = "10"
 
 
 def missions(lang: str) -> list[str]:
@@ -359,6 +363,12 @@ def texts(lang: str) -> list[tuple[str, str, str]]:
                 out += [
                     (slot(table, key), f"{table}.{key}", text.format(label=entries[name]))
                     for name in HELD_WORDS
+                ]
+                continue
+            if "{n}" in text:  # a classic clue's number, and the guesses it leaves
+                out += [
+                    (slot(table, key), f"{table}.{key}", text.format(n=n, left=WORST_LEFT))
+                    for n in WORST_CLUE_NUMBERS
                 ]
                 continue
             if table == "mission_name":

@@ -239,10 +239,12 @@ def duet_grids(view: SeatView, spec: PanelSpec, boxes: dict[int, marks.Box]) -> 
 
 
 def classic_grids(view: object, boxes: dict[int, marks.Box]) -> list[Grid]:
-    from keystand.layouts import Colour, SpymastersView
+    from keystand.layouts import Colour
 
     public = view.public  # type: ignore[attr-defined]
-    colours = view.key if isinstance(view, SpymastersView) else public.revealed
+    # The operatives see the key too once the end is final (their view's `key`).
+    key = view.key  # type: ignore[attr-defined]
+    colours = key if key is not None else public.revealed
     covered = frozenset(i for i, c in enumerate(public.revealed) if c is not None)
     framed = public.last.cell if public.last is not None else None
     expect = {
