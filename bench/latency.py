@@ -31,7 +31,7 @@ from panels import counting_panels
 from PIL import Image
 
 from keystand import games as registry
-from keystand import screens
+from keystand import profile, screens
 from keystand.drivers.display import Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.inputs import Touch
@@ -95,6 +95,16 @@ def play(
         gc.unfreeze()
 
 
+def key_places(model: str) -> screens.Places:
+    """Where a shipped build with `model` puts each seat's keys: its screens are drawn
+    with their labels beside them, as on the stand (none: a model no build ships)."""
+    for name in sorted(profile.shipped()):
+        build = profile.load(name)
+        if build.panels["A"].model == model and screens.places(build):
+            return screens.places(build)
+    return {}
+
+
 def _play(
     model: str, steps: list[Step], games: int, seed: int, *, stock: bool, game: str
 ) -> Played:
@@ -106,6 +116,7 @@ def _play(
     played = Played(games=games)
     policies = {seat: RefreshPolicy() for seat in Seat}
     last: dict[Seat, Image.Image | None] = {seat: None for seat in Seat}
+    places = key_places(model)
     drawn = [-1]
 
     def emit(at: float, touch: bool) -> dict[Seat, int]:
@@ -116,7 +127,7 @@ def _play(
         frames: dict[Seat, int] = {}
         for seat, panel in panels.items():
             started = time.perf_counter()
-            image = screens.render(stand, seat, panel)
+            image = screens.render(stand, seat, panel, places)
             played.render.append(time.perf_counter() - started)
             if not full and already_shows(last[seat], image):
                 continue  # the worker skips a frame the panel already shows, the same way

@@ -180,7 +180,9 @@ def markdown(r: dict[str, Any]) -> str:
         f"{r['table_pace']['clue_think_s'][1]:g} s of thinking; bursts: "
         f"{r['table_pace']['burst']}; classic: the spymasters' keys on seat A giving each "
         f"clue with its number (Clue…, +1 up to 1 to 3, in bursts 4 or 5, then Clue N), "
-        f"the operatives' touches and pass key on seat B, the turn timer off); ghosting budget "
+        f"the operatives' touches and pass key on seat B, the turn timer off); each screen "
+        f"drawn with its keys' labels where a shipped build puts them (the 2.7\" left, the "
+        f'2.9" and 4.2" bottom; the 2.13" none); ghosting budget '
         f"`[stand] max_partials` = {r['max_partials']} (the desktop profile)",
         "",
         "## Goals",
