@@ -102,9 +102,11 @@ def _has_module(name: str) -> bool:
 
 
 def _vendor_file(model: str) -> object:
-    from keystand.drivers.display.waveshare import vendor_file
+    """The whole check, never a remembered one: doctor is what a person runs when
+    something looks wrong."""
+    from keystand.drivers.display.waveshare import check_vendor_file
 
-    return vendor_file(model)
+    return check_vendor_file(model)
 
 
 def _make_panel(seat: str, panel: profiles.Panel) -> PanelDriver:

@@ -395,6 +395,10 @@ build_venv() {
     # release has only a source archive, which these build packages may not build.
     act "$OPT/venv/bin/pip" install --quiet --upgrade --prefer-binary -c "$SRC/constraints.txt" "${build}[pi]"
     act "$OPT/venv/bin/pip" install --quiet --no-deps "$waveshare"
+    # The vendor's model files checked against its RECORD once, here, as root: the
+    # service (/opt read-only) then skips the check while the files stay as they are.
+    act "$OPT/venv/bin/python" -c \
+        "from keystand.drivers.display.waveshare import check_vendor_files; check_vendor_files()"
     [ "$build" = "$SRC" ] || rm -rf "$build"
     [ "$DRY" = 1 ] || echo "$digest" >"$stamp"
     CHANGED=1

@@ -118,6 +118,54 @@ def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
     assert early == [], f"keystand run loads {early} before its first frame"
 
 
+# The Pi's start path (issue 33): the minimal build's real drivers over --emulate,
+# to both seats' first frames, counting the vendor files' whole checks (the
+# distribution's RECORD, hashlib) and their compilations.
+PI_PATH_PROBE = """
+import json, os, sys
+from pathlib import Path
+from keystand import panel_worker
+from keystand.drivers.display import waveshare
+waveshare.CHECKED = Path({checked!r})
+whole = waveshare.check_vendor_file
+checks = []
+def counted(model):
+    checks.append(model)
+    return whole(model)
+waveshare.check_vendor_file = counted
+seats = set()
+def first(self, *args, **kwargs):
+    seats.add(id(self))
+    if len(seats) == 2:
+        print(json.dumps({{"checks": checks, "hashlib": "hashlib" in sys.modules,
+                          "compiled": waveshare._vendor_code.cache_info().misses}}), flush=True)
+        os._exit(0)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.exit(main({args!r}))
+"""
+
+
+def test_the_pi_path_checks_the_vendor_files_once_per_install(tmp_path: Path) -> None:
+    script = tmp_path / "idle.txt"
+    script.write_text("wait 100\n")
+    found = []
+    for start in ("first", "next"):
+        args = ["run", "--profile", "minimal", "--emulate", str(tmp_path / start), "--no-page"]
+        args += ["--speed", "0", "--state-dir", str(tmp_path / start / "s")]
+        args += ["--script", str(script)]
+        probe = PI_PATH_PROBE.format(args=args, checked=str(tmp_path / "checked.json"))
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, timeout=120
+        )
+        assert done.stdout, done.stderr
+        found.append(json.loads(done.stdout.splitlines()[-1]))
+    # Two 2.7" panels: the file checked whole once at the first start, then
+    # remembered; its code made once per process for both seats.
+    assert found[0]["checks"] == ["epd2in7_V2"]
+    assert found[1] == {"checks": [], "hashlib": False, "compiled": 1}
+
+
 # -- the command line adds only itself ---------------------------------------------------
 # (from the bench-floor helper's branch of issue 23)
 

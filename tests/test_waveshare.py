@@ -8,6 +8,7 @@ frame (ours and the stock `epdconfig`'s), and how the vendor files are loaded.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import subprocess
 import sys
@@ -160,33 +161,85 @@ class _Dist:
         return self._locate(path)
 
 
-def test_another_vendor_version_is_refused(monkeypatch) -> None:
+def test_another_vendor_version_is_refused(monkeypatch, tmp_path) -> None:
     real = metadata.distribution(ws.VENDOR_DISTRIBUTION)
-    monkeypatch.setattr(ws.metadata, "distribution", lambda name: _Dist(real, version="1.3.0"))
+    monkeypatch.setattr(metadata, "distribution", lambda name: _Dist(real, version="1.3.0"))
     with pytest.raises(ws.VendorMissing, match=r"1\.3\.0 is installed.*against 1\.4\.0"):
-        ws.vendor_file("epd2in7_V2")
+        ws.vendor_file("epd2in7_V2", checked=tmp_path / "checked.json")
 
 
-def test_a_missing_vendor_package_says_how_to_install_it(monkeypatch) -> None:
+def test_a_missing_vendor_package_says_how_to_install_it(monkeypatch, tmp_path) -> None:
     def missing(name):
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(ws.metadata, "distribution", missing)
+    monkeypatch.setattr(metadata, "distribution", missing)
     with pytest.raises(ws.VendorMissing, match=r"not installed.*'\.\[pi\]'") as caught:
-        ws.vendor_file("epd2in7_V2")
+        ws.vendor_file("epd2in7_V2", checked=tmp_path / "checked.json")
     assert isinstance(caught.value, ImportError)
 
 
 def test_a_changed_vendor_file_is_refused(monkeypatch, tmp_path) -> None:
     real = metadata.distribution(ws.VENDOR_DISTRIBUTION)
-    original = ws.vendor_file("epd2in7_V2").path
+    original = ws.check_vendor_file("epd2in7_V2").path
     changed = tmp_path / "epd2in7_V2.py"
     changed.write_bytes(original.read_bytes().replace(b"delay_ms(200)", b"delay_ms(20)"))
     monkeypatch.setattr(
-        ws.metadata, "distribution", lambda name: _Dist(real, locate=lambda path: changed)
+        metadata, "distribution", lambda name: _Dist(real, locate=lambda path: changed)
     )
     with pytest.raises(ws.VendorMissing, match="unmodified: reinstall"):
-        ws.vendor_file("epd2in7_V2")
+        ws.vendor_file("epd2in7_V2", checked=tmp_path / "checked.json")
+
+
+def _no_metadata(monkeypatch) -> list[str]:
+    """importlib.metadata refusing to be asked, and the names it was asked for."""
+    asked: list[str] = []
+
+    def refuse(name):
+        asked.append(name)
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "distribution", refuse)
+    return asked
+
+
+def test_a_passed_check_is_remembered_until_the_file_changes(monkeypatch, tmp_path) -> None:
+    # The vendor's file copied, so that its times can be changed here.
+    real = metadata.distribution(ws.VENDOR_DISTRIBUTION)
+    copy = tmp_path / "epd2in7_V2.py"
+    copy.write_bytes(ws.check_vendor_file("epd2in7_V2").path.read_bytes())
+    monkeypatch.setattr(metadata, "distribution", lambda name: _Dist(real, locate=lambda p: copy))
+    checked = tmp_path / "share" / "checked.json"
+    first = ws.vendor_file("epd2in7_V2", checked=checked)
+    assert first.path == copy and checked.exists()
+
+    asked = _no_metadata(monkeypatch)  # a remembered check does not ask again
+    assert ws.vendor_file("epd2in7_V2", checked=checked) == first
+    assert asked == []
+
+    stat = copy.stat()  # the file changed (a new time): checked again, and refused
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    with pytest.raises(ws.VendorMissing, match="not installed"):
+        ws.vendor_file("epd2in7_V2", checked=checked)
+    assert asked == [ws.VENDOR_DISTRIBUTION]
+
+
+def test_a_check_that_cannot_be_remembered_is_made_at_every_start(monkeypatch, tmp_path) -> None:
+    # A place nothing can be written to, even by root: under a plain file.
+    (tmp_path / "plain").write_text("")
+    checked = tmp_path / "plain" / "checked.json"
+    assert ws.vendor_file("epd2in7_V2", checked=checked) == ws.check_vendor_file("epd2in7_V2")
+    asked = _no_metadata(monkeypatch)
+    with pytest.raises(ws.VendorMissing, match="not installed"):
+        ws.vendor_file("epd2in7_V2", checked=checked)
+    assert asked == [ws.VENDOR_DISTRIBUTION]
+
+
+def test_two_panels_of_one_model_compile_its_file_once(panels) -> None:
+    ws._vendor_code.cache_clear()
+    panels("epd4in2_V2")
+    panels("epd4in2_V2", seat="B", wiring=Wiring(rst=5, dc=6, busy=13, spi_device=1))
+    info = ws._vendor_code.cache_info()
+    assert (info.misses, info.hits) == (1, 1)
 
 
 def test_a_model_keystand_does_not_support_is_refused() -> None:

@@ -9,15 +9,17 @@ two panels share no module state. Only the four models keystand supports load.
 
 from __future__ import annotations
 
-import base64
 import builtins
-import hashlib
+import functools
+import importlib.machinery
+import json
+import os
+import sys
 import time
 import types
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -128,10 +130,76 @@ class VendorFile:
     sha256: str
 
 
-def vendor_file(model: str) -> VendorFile:
-    """Find the installed model file; refuse another version or a changed file."""
+# Where a passed check is remembered: in the install itself (the venv), written
+# by systemd/install.sh as root (the service cannot write there) or by any start
+# that can. A start whose file still has the remembered size, times and inode
+# skips importlib.metadata's RECORD, hashlib and base64 (about 70 ms on the Pi
+# path here: issue 33); a changed or reinstalled file is checked again.
+CHECKED = Path(sys.prefix) / "share" / "keystand" / "vendor-checked.json"
+
+
+def _signature(path: Path) -> list[int]:
+    found = path.stat()
+    return [found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino]
+
+
+def _remembered(model: str, checked: Path) -> VendorFile | None:
+    """The check remembered for `model`, if its file has not changed since."""
+    try:
+        entry = json.loads(checked.read_text())[model]
+        path = Path(entry["path"])
+        if entry["version"] != VENDOR_VERSION or entry["signature"] != _signature(path):
+            return None
+        return VendorFile(model, path, entry["version"], entry["sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _remember(found: VendorFile, checked: Path) -> None:
+    """Keep a passed check for the next start; an install it cannot write (the
+    service's read-only /opt) keeps nothing and checks again next time."""
+    try:
+        try:
+            known = json.loads(checked.read_text())
+        except (OSError, ValueError):
+            known = {}
+        if not isinstance(known, dict):
+            known = {}
+        known[found.model] = {
+            "path": str(found.path),
+            "version": found.version,
+            "sha256": found.sha256,
+            "signature": _signature(found.path),
+        }
+        checked.parent.mkdir(parents=True, exist_ok=True)
+        spare = checked.with_name(f".{checked.name}.{os.getpid()}")
+        spare.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
+        os.replace(spare, checked)
+    except OSError:
+        pass
+
+
+def vendor_file(model: str, *, checked: Path | None = None) -> VendorFile:
+    """Find the installed model file; refuse another version or a changed file.
+    A check passed before on the same file (`checked`, CHECKED unless given) is
+    taken as it stands."""
+    checked = CHECKED if checked is None else checked
     if model not in RECIPES:
         raise ValueError(f"panel model {model!r}: expected one of {', '.join(RECIPES)}")
+    found = _remembered(model, checked)
+    if found is None:
+        found = check_vendor_file(model)
+        _remember(found, checked)
+    return found
+
+
+def check_vendor_file(model: str) -> VendorFile:
+    """The whole check: the distribution's version, its RECORD's entry for the
+    model file and the file's sha256 against it."""
+    import base64
+    import hashlib
+    from importlib import metadata
+
     try:
         dist = metadata.distribution(VENDOR_DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -161,6 +229,15 @@ def vendor_file(model: str) -> VendorFile:
                 f"unmodified: reinstall it"
             )
     return VendorFile(model, path, dist.version, digest.hexdigest())
+
+
+def check_vendor_files() -> list[VendorFile]:
+    """Every supported model's file checked and the checks remembered: what
+    systemd/install.sh runs as root once the vendor's package is installed."""
+    found = [check_vendor_file(model) for model in RECIPES]
+    for one in found:
+        _remember(one, CHECKED)
+    return found
 
 
 class _UnusedModule(types.ModuleType):
@@ -202,12 +279,25 @@ def _vendor_builtins(model: str, epdconfig: object) -> dict[str, Any]:
     return {**builtins.__dict__, "__import__": vendor_import}
 
 
+@functools.cache
+def _vendor_code(path: str, sha256: str) -> types.CodeType:
+    """The model file's code, once per process (two seats of one model share it),
+    through Python's own bytecode cache: the .pyc pip wrote at install is read,
+    not the source compiled again, while the source is unchanged (`sha256` keys
+    the cache on the file checked)."""
+    name = Path(path).stem
+    code = importlib.machinery.SourceFileLoader(name, path).get_code(name)
+    if code is None:
+        raise VendorMissing(f"{path}: no code in the vendor's model file")
+    return code
+
+
 def load_vendor_module(model: str, epdconfig: object, *, label: str = "") -> types.ModuleType:
     """Execute the vendor's model file as a new module bound to `epdconfig`.
 
     Each call gives an independent module (its own EPD class and tables)."""
     source = vendor_file(model)
-    code = compile(source.path.read_bytes(), str(source.path), "exec", dont_inherit=True)
+    code = _vendor_code(str(source.path), source.sha256)
     name = f"{__package__}.vendor.{model}" + (f"[{label}]" if label else "")
     module = types.ModuleType(name, f"Waveshare's {model}.py, bound to {epdconfig!r}")
     module.__file__ = str(source.path)
