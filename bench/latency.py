@@ -32,7 +32,7 @@ from PIL import Image
 
 from keystand import games as registry
 from keystand import profile, screens
-from keystand.drivers.display import Refresh
+from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.inputs import Touch
 from keystand.panel_clock import Handover, Timeline, naive, simulate
@@ -77,6 +77,7 @@ class Played:
     touches: list[TouchRecord] = field(default_factory=list)
     render: list[float] = field(default_factory=list)  # wall seconds per seat's frame
     games: int = 0
+    model: str = ""
 
 
 def play(
@@ -113,8 +114,9 @@ def _play(
     panels = dict(zip(Seat, counting_panels(model, factory, hals), strict=True))
     deal = registry.get(game).generate
     cards = (deal(seed + n) for n in itertools.count())
-    played = Played(games=games)
-    policies = {seat: RefreshPolicy() for seat in Seat}
+    played = Played(games=games, model=model)
+    fast_full = TIMINGS[model].fast_is_quicker  # as the stand's policy has it (run.py)
+    policies = {seat: RefreshPolicy(fast_full=fast_full) for seat in Seat}
     last: dict[Seat, Image.Image | None] = {seat: None for seat in Seat}
     places = key_places(model)
     drawn = [-1]
@@ -205,7 +207,13 @@ class Latency:
 
 def ours(played: Played, cost: dict[Refresh, float], max_partials: int) -> Latency:
     timelines = {
-        seat: simulate(hand, RefreshPolicy(max_partials=max_partials), cost)
+        seat: simulate(
+            hand,
+            RefreshPolicy(
+                max_partials=max_partials, fast_full=TIMINGS[played.model].fast_is_quicker
+            ),
+            cost,
+        )
         for seat, hand in played.handovers.items()
     }
     panel, behind, clearing, burst = [], 0, 0, []
@@ -235,7 +243,7 @@ def _clearings(timeline: Timeline, handovers: list[Handover]) -> tuple[int, int]
             shown = d.frame
             continue
         quiet += shown is not None and handovers[shown].pause
-        wasted += after is not None and after.kind is Refresh.FULL
+        wasted += after is not None and after.frame is not None and handovers[after.frame].full
     return quiet, wasted
 
 

@@ -12,8 +12,9 @@ Two references, each compared with its own published figure:
 The estimate uses the Python workload (`used`): keystand is Python, and on the
 in-order Cortex-A53 Python loses more than a C prime sieve does (sysbench said
 8.8x here on a quiet machine, 4.8x on a loaded one, where the Python workload
-said about 17x: issue 33). sysbench's figure is kept beside it. Both Pi figures are for the Pi 3 B+, whose Cortex-A53 cores the
-Zero 2 W has at 1.0 GHz instead of 1.4 GHz: its figure is scaled by the clock.
+said about 17x: issue 33). sysbench's figure is kept beside it. Both Pi figures
+are for the Pi 3 B+, whose Cortex-A53 cores the Zero 2 W has at 1.0 GHz instead of
+1.4 GHz: its figure is scaled by the clock.
 Standard library only (the tests load it on its own).
 """
 

@@ -32,6 +32,17 @@ COLD_GOALS = (
 )
 
 
+def _waveform(g: dict[str, Any]) -> str:
+    """How a game's full frames were drawn: the FULL waveform, or the fast one with
+    the FULL owed to a quiet moment (panel_worker.RefreshPolicy, rule 5)."""
+    if g["full_waveform"] == "full":
+        return "the full waveform"
+    return (
+        f"the fast waveform; the full one in a quiet moment "
+        f"{g['owed_full_in_quiet_moments_per_game']:g} per game"
+    )
+
+
 def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
     """Each goal, the figure measured and whether it is met (per model and game
     where it varies)."""
@@ -68,7 +79,8 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
                 f"{name}: full refreshes per game only the new game and the end screen; "
                 f"clearing within the ghosting budget (one per {half} or more partials); "
                 f"none in front of a touch",
-                f"full {g['full_refreshes_per_game']:g}, clearing {per['clearing']:g} per "
+                f"full {g['full_refreshes_per_game']:g} ({_waveform(g)}), clearing "
+                f"{per['clearing']:g} per "
                 f"{per['partial']:g} partials, in front of a touch "
                 f"{g['full_refreshes_before_a_touch_result']}",
                 fulls_ok and clear_ok and g["full_refreshes_before_a_touch_result"] == 0,
@@ -475,8 +487,7 @@ def zero2w(r: dict[str, Any]) -> list[str]:
     else:
         beside = " sysbench is not installed here (`sudo make bench` installs Debian's)."
     lines = [
-        f"The estimate uses the Python reference: {by_python}: the figure used below."
-        + beside,
+        f"The estimate uses the Python reference: {by_python}: the figure used below." + beside,
         "",
         f"*Estimate:* the software part of a touch (worst p99 here {_f(worst_sw)} ms) "
         f"would take about {_f(worst_sw * slower)} ms there, the first frame about "

@@ -40,6 +40,7 @@ from keystand.cliutil import SCRIPT_CAP
 from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.hal import PanelHal, StockPathHal
 from keystand.drivers.display.timing import ESTIMATED
+from keystand.panel_clock import Handover, Timeline
 from keystand.panel_worker import RefreshPolicy
 from keystand.profile import load as load_profile
 
@@ -199,7 +200,22 @@ def game_figures(
         "burst_last_visible_ms": ms(latency.p99(burst.burst_last)),
         "burst_last_visible_median_ms": ms(latency.median(burst.burst_last)),
         "per_game": per_game(counts, sum(t.busy() for t in seats) / len(seats), table_games),
-        "full_refreshes_per_game": round(counts["full"] / table_games, 2),
+        # The frames that want a full refresh (the deal, the end screen), drawn with
+        # the panel's fast waveform where it has one (rule 5), whose FULL refresh
+        # is then drawn in a quiet moment.
+        "full_refreshes_per_game": round(
+            sum(_wanted_full(t, played.handovers[s]) for s, t in timelines.items())
+            / len(seats)
+            / table_games,
+            2,
+        ),
+        "full_waveform": "fast" if TIMINGS[model].fast_is_quicker else "full",
+        "owed_full_in_quiet_moments_per_game": round(
+            sum(1 for t in seats for d in t.drawn if d.frame is None and d.kind is Refresh.FULL)
+            / len(seats)
+            / table_games,
+            2,
+        ),
         "full_refreshes_before_a_touch_result": ours.behind,
         "touches_behind_a_clearing": ours.behind_clearing,
         # Per panel and game: the clearings done in the game's quiet moments (rule 3a);
@@ -216,6 +232,11 @@ def game_figures(
         "render": spread(played.render),
     }
     return GameFigures(figures, latency.median(ours.total))
+
+
+def _wanted_full(timeline: Timeline, handovers: list[Handover]) -> int:
+    """The frames drawn that wanted a full refresh (whichever waveform drew them)."""
+    return sum(1 for d in timeline.drawn if d.frame is not None and handovers[d.frame].full)
 
 
 def _vendor_reset(

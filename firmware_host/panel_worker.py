@@ -54,12 +54,21 @@ class RefreshPolicy:
        at twice the budget (`ceiling`) gets the clearing refresh itself, since
        ghosting that deep is worse than one wait. `max_partials = 0` means no
        partials at all: every change is a fast refresh.
+    5. On a panel whose FAST waveform is quicker than its FULL one (`fast_full`:
+       the 2.7" V2, 1.5 s against 6 s; the 4.2" V2, 1.5 s against 4 s), rule 1's
+       frames (the boot frame, a new game, the end screen) get FAST, readable
+       sooner, and the FULL refresh they would have had is owed: it redraws the
+       picture on the glass at the next quiet moment (a pause, or `quiet_after`
+       seconds with no new frame), as rule 3 clears, and never while a full
+       refresh is on its way (`hold`).
     """
 
     max_partials: int = 10
     full_after_wake: bool = False
     quiet_after: float = 8.0
+    fast_full: bool = False
     partials: int = field(default=0, init=False)
+    owed: bool = field(default=False, init=False)  # rule 5's FULL, not yet drawn
     overrun: int = field(default=0, init=False)  # partials drawn past the budget, all told
 
     def __post_init__(self) -> None:
@@ -76,7 +85,8 @@ class RefreshPolicy:
     def decide(self, *, full: bool, asleep: bool, first: bool) -> Refresh:
         """The refresh for a new frame (rules 1, 2 and 4); counts it."""
         if full or first or (asleep and self.full_after_wake):
-            kind = Refresh.FULL
+            kind = Refresh.FAST if self.fast_full else Refresh.FULL
+            self.owed = self.fast_full
         elif self.partials >= self.ceiling:
             kind = Refresh.FAST
         else:
@@ -85,8 +95,12 @@ class RefreshPolicy:
         return kind
 
     def clearing(self, *, idle_for: float, pause: bool, hold: bool = False) -> Refresh | None:
-        """The clearing refresh to do now on an idle panel (rule 3), or None."""
-        if self.partials == 0 or hold:
+        """The clearing refresh to do now on an idle panel (rules 3 and 5), or None."""
+        if hold:
+            return None
+        if self.owed and (pause or idle_for >= self.quiet_after):
+            return Refresh.FULL
+        if self.partials == 0:
             return None
         if pause and self.partials >= -(-self.max_partials // 2):
             return Refresh.FAST
@@ -95,9 +109,12 @@ class RefreshPolicy:
         return None
 
     def clearing_in(self, idle_for: float, *, hold: bool = False) -> float | None:
-        """Seconds of more idleness after which rule 3b clears (None: it will not);
-        consistent with `clearing`, so a caller that waits this long finds it due."""
-        if hold or self.partials == 0 or self.partials < self.max_partials:
+        """Seconds of more idleness after which rule 3b clears or rule 5's FULL is
+        drawn (None: neither will); consistent with `clearing`, so a caller that
+        waits this long finds it due."""
+        if hold:
+            return None
+        if not self.owed and (self.partials == 0 or self.partials < self.max_partials):
             return None
         return max(0.0, self.quiet_after - idle_for)
 
@@ -109,6 +126,8 @@ class RefreshPolicy:
                 self.overrun += 1
         else:
             self.partials = 0
+        if kind is Refresh.FULL:
+            self.owed = False
 
 
 @dataclass

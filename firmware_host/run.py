@@ -562,6 +562,7 @@ def _service(
     ping: float | None,
 ) -> Service:
     from . import screens
+    from .drivers.display import TIMINGS
     from .notify import Heartbeat
     from .panel_worker import RefreshPolicy
     from .service import Service
@@ -572,7 +573,9 @@ def _service(
         render=screens.renderer(screens.places(plan.profile)),
         blank=screens.blank,
         describe=screens.public,
-        policy=lambda: RefreshPolicy(max_partials=plan.max_partials),
+        policy=lambda panel: RefreshPolicy(
+            max_partials=plan.max_partials, fast_full=TIMINGS[panel.model.name].fast_is_quicker
+        ),
         idle_sleep=plan.idle_sleep,
         tick=0.5 if ping is None else min(0.5, ping / 4),
         on_shown=shown_log,

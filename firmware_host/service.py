@@ -113,7 +113,7 @@ class Service:
         render: Renderer,
         blank: Blank,
         describe: Describe = _nothing,
-        policy: Callable[[], RefreshPolicy] = RefreshPolicy,
+        policy: Callable[[Panel], RefreshPolicy] = lambda panel: RefreshPolicy(),
         quiet: Callable[[Stand], bool] = awaiting_clue,
         idle_sleep: float = 120.0,
         tick: float = 0.5,
@@ -138,7 +138,7 @@ class Service:
             seat: PanelWorker(
                 panel,
                 name=seat.value,
-                policy=policy(),
+                policy=policy(panel),
                 idle_sleep=idle_sleep,
                 on_error=self._panel_error,
                 on_shown=self._shown,

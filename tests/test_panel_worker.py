@@ -149,6 +149,40 @@ def test_policy_full_refreshes_and_its_checks() -> None:
         RefreshPolicy(quiet_after=0)
 
 
+def test_policy_draws_full_frames_fast_and_owes_the_full_one_to_a_quiet_moment() -> None:
+    """Rule 5: on a panel whose fast waveform is quicker (the 2.7" V2, 4.2" V2),
+    the boot frame, a new game and the end screen are drawn FAST and the FULL
+    refresh follows at the next quiet moment, never while one is on its way."""
+    policy = RefreshPolicy(max_partials=5, fast_full=True)
+    assert policy.decide(full=False, asleep=False, first=True) is Refresh.FAST  # the boot frame
+    assert policy.owed and policy.clearing(idle_for=0.0, pause=False) is None  # not quiet yet
+    assert policy.clearing_in(2.0) == policy.quiet_after - 2.0
+    assert policy.clearing(idle_for=0.0, pause=True, hold=True) is None  # a full one comes
+    assert policy.clearing(idle_for=0.0, pause=True) is Refresh.FULL  # the clue is thought of
+    policy.done(Refresh.FULL)
+    assert not policy.owed and policy.clearing_in(99.0) is None
+    assert policy.decide(full=True, asleep=False, first=False) is Refresh.FAST  # a new game
+    policy.decide(full=False, asleep=False, first=False)  # a touch before the quiet moment
+    assert policy.clearing(idle_for=policy.quiet_after, pause=False) is Refresh.FULL
+    policy.done(Refresh.FAST)  # a clearing does not pay what is owed
+    assert policy.owed
+    # Without a quicker fast waveform (the 2.13" V4, 2.9" V2: the same length), as ever.
+    plain = RefreshPolicy(max_partials=5)
+    assert plain.decide(full=True, asleep=False, first=True) is Refresh.FULL
+    assert not plain.owed and plain.clearing(idle_for=99.0, pause=True) is None
+
+
+def test_a_worker_on_a_fast_panel_shows_the_boot_frame_fast_then_full() -> None:
+    panel = SimPanel("epd2in7_V2", rotation=90, speed=0)
+    policy = RefreshPolicy(max_partials=4, fast_full=True)
+    worker = PanelWorker(panel, name="A", policy=policy).start()
+    worker.show(frame(0, (264, 176)), pause=True)  # the boot frame; a clue is awaited
+    assert wait_until(lambda: panel.counts.get(Refresh.FULL, 0) == 1)
+    worker.stop(WAIT)
+    assert [f.refresh for f in panel.frames] == [Refresh.FAST, Refresh.FULL]
+    assert panel.frames[1].upright.tobytes() == frame(0, (264, 176)).tobytes()
+
+
 def test_refresh_counts_of_a_sequence_are_deterministic() -> None:
     panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
     worker = PanelWorker(panel, name="A", policy=RefreshPolicy(max_partials=4)).start()

@@ -82,7 +82,7 @@ def test_every_game_gets_the_clearing_in_its_quiet_moment_and_the_hold(
         panels,
         render=screens.render,
         blank=screens.blank,
-        policy=lambda: RefreshPolicy(max_partials=2),
+        policy=lambda panel: RefreshPolicy(max_partials=2),
         idle_sleep=3600,
     )
     service.start_workers()

@@ -186,7 +186,7 @@ def test_the_ghosting_is_cleared_when_a_turn_ends_not_while_guessing(tmp_path: P
         panels,
         render=screens.render,
         blank=screens.blank,
-        policy=lambda: RefreshPolicy(max_partials=2),
+        policy=lambda panel: RefreshPolicy(max_partials=2),
         idle_sleep=3600,
     )
     service.start_workers()

@@ -19,6 +19,11 @@ class Timing:
     fast: float
     partial: float
 
+    @property
+    def fast_is_quicker(self) -> bool:
+        """The panel has a fast full-screen waveform worth drawing a full frame with."""
+        return self.fast < self.full
+
     def seconds(self, refresh: Refresh) -> float:
         return {Refresh.FULL: self.full, Refresh.FAST: self.fast, Refresh.PARTIAL: self.partial}[
             refresh
