@@ -18,7 +18,8 @@
 #                cannot open a network socket
 #   e  again     install.sh a second time changes no file; uninstall and
 #                uninstall --purge leave what they promise
-#   f  timings   printed, and written into docs/appliance.md
+#   f  timings   printed, and written into docs/appliance.md (with the minimal
+#                unit's `systemd-analyze critical-chain`)
 #
 # The root is built once and cached (tools/appliance/root.sh); each run boots an
 # overlay on it, so the cache stays clean. A failing step prints its name and
@@ -299,6 +300,21 @@ last_lines_neutral() {
 shown_count() { inside sh -c 'wc -l < /var/lib/keystand/shown.log 2>/dev/null || echo 0'; }
 shown_more_than() { [ "$(shown_count)" -gt "$1" ]; }
 restarts_more_than() { [ "$(unit_state NRestarts)" -gt "$1" ]; }
+both_frames_handed() { inside test -e /var/lib/keystand/emulate/A-0001.png -a -e /var/lib/keystand/emulate/B-0001.png; }
+# Seconds from the unit's main process start (systemd's own timestamp, in µs) to
+# both seats' first frames handed to their drivers (`--emulate` writes each
+# frame's file as it is handed: A-0001.png, B-0001.png, their modification times).
+exec_to_both_frames() {
+    inside python3 -c '
+import datetime, os, subprocess
+shown = subprocess.run(
+    ["systemctl", "show", "-p", "ExecMainStartTimestamp", "--value", "--timestamp=us+utc",
+     "keystand.service"], capture_output=True, text=True, check=True).stdout.strip()
+start = datetime.datetime.strptime(shown, "%a %Y-%m-%d %H:%M:%S.%f %Z")
+start = start.replace(tzinfo=datetime.timezone.utc).timestamp()
+frames = [os.stat(f"/var/lib/keystand/emulate/{seat}-0001.png").st_mtime for seat in "AB"]
+print(f"{max(frames) - start:.2f}")'
+}
 
 emulated_build() {
     local profile=$1 started pid before
@@ -320,6 +336,11 @@ emulated_build() {
     say "ok: READY after ${TIMING[ready-$profile]} s; Status: $status"
     wait_for 60 "the first frame in the shown log" shown_more_than 0
     TIMING[first-frame-$profile]=$(since "$started")
+    wait_for 60 "both seats' first frames handed" both_frames_handed
+    TIMING[both-frames-$profile]=$(exec_to_both_frames)
+    say "ok: ExecStart to both first frames handed: ${TIMING[both-frames-$profile]} s"
+    inside systemd-analyze critical-chain keystand.service --no-pager >"$RUN/chain-$profile.txt" 2>&1 ||
+        die "systemd-analyze critical-chain: $(cat "$RUN/chain-$profile.txt")"
     wait_for 600 "the scripted game to reach the state keystand play gives" plays_to_expected
     say "ok: the game played through the unit to $EXPECTED"
 
@@ -335,6 +356,8 @@ emulated_build() {
     inside systemctl start keystand.service || die "the second start failed"
     wait_for 120 "a frame after the restart" shown_more_than "$before"
     TIMING[resume-first-frame-$profile]=$(since "$started")
+    wait_for 60 "both seats' first frames handed after the restart" both_frames_handed
+    TIMING[resume-both-frames-$profile]=$(exec_to_both_frames)
     plays_to_expected || die "the restart did not resume the same turn: $(state_json)"
     say "ok: systemctl start resumed the same turn; first frame after ${TIMING[resume-first-frame-$profile]} s"
 
@@ -443,11 +466,13 @@ timings() {
     step "f  timings"
     local line key
     for key in root boot apt install venv ready-touch-mpr121 first-frame-touch-mpr121 \
-        resume-first-frame-touch-mpr121 ready-minimal first-frame-minimal resume-first-frame-minimal total; do
+        both-frames-touch-mpr121 resume-first-frame-touch-mpr121 resume-both-frames-touch-mpr121 \
+        ready-minimal first-frame-minimal both-frames-minimal resume-first-frame-minimal \
+        resume-both-frames-minimal total; do
         [ -n "${TIMING[$key]:-}" ] && echo "  $key: ${TIMING[$key]} s"
     done
-    line="| $(date -u +%Y-%m-%d) | \`make appliance-check ARCH=$ARCH\` | ${TIMING[root]} | ${TIMING[boot]} | ${TIMING[apt]} | ${TIMING[install]} | ${TIMING[venv]} | ${TIMING[first-frame-touch-mpr121]} | ${TIMING[resume-first-frame-minimal]} | ${TIMING[total]} |"
-    python3 "$HERE/record.py" "$SRC/docs/appliance.md" "$ARCH" "$line"
+    line="| $(date -u +%Y-%m-%d) | \`make appliance-check ARCH=$ARCH\` | ${TIMING[root]} | ${TIMING[boot]} | ${TIMING[apt]} | ${TIMING[install]} | ${TIMING[venv]} | ${TIMING[first-frame-touch-mpr121]} | ${TIMING[resume-first-frame-minimal]} | ${TIMING[both-frames-minimal]} / ${TIMING[both-frames-touch-mpr121]} | ${TIMING[resume-both-frames-minimal]} | ${TIMING[total]} |"
+    python3 "$HERE/record.py" "$SRC/docs/appliance.md" "$ARCH" "$line" "$RUN/chain-minimal.txt"
     say "recorded in docs/appliance.md"
 }
 
