@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import boot
 import games
 import latency
 import panels
@@ -108,6 +109,27 @@ def model_figures(model: str, args: argparse.Namespace, max_partials: int) -> di
         "naive_per_game": per_game(naive_counts, naive_timeline.busy() / 2, args.games),
         "classic": classic.figures,
     }
+
+
+def ready_sooner(results: dict[str, Any]) -> dict[str, Any]:
+    """Plug to both panels readable for each shipped Pi build, and New game to both
+    panels readable on every panel, estimated on a Zero 2 W (bench/boot.py)."""
+    slower = results["cpu_reference"]["slower_on_zero2w"]
+    models = results["models"]
+    power_on = {}
+    for build, start in results["pi_start"]["builds"].items():
+        model = max({p.model for p in load_profile(build).panels.values()}, key=_full_s)
+        fast = TIMINGS[model].fast_is_quicker
+        power_on[build] = boot.power_on(build, start["cpu_ms"], slower, model, models[model], fast)
+    new_game = {
+        model: boot.new_game(m, slower, TIMINGS[model].fast_is_quicker)
+        for model, m in models.items()
+    }
+    return {"power_on": power_on, "new_game": new_game}
+
+
+def _full_s(model: str) -> float:
+    return TIMINGS[model].full
 
 
 def pi_start(tiny: bool) -> dict[str, Any]:
@@ -355,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         reference.python_pass_ms(20 if args.tiny else 200),
         results["models"],
     )
+    results.update(ready_sooner(results))
     results["earlier"] = earlier(args.tiny)
     results["goals"] = report.goals(results)
     results["seconds"] = round(time.monotonic() - started, 1)

@@ -161,9 +161,14 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     for start in results["pi_start"]["builds"].values():
         assert start["ms"] > 0
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
-    # and classic's four; then two cold starts against their floors, three Pi
-    # builds' starts and the memory (a run's, the worst script's).
-    assert len(results["goals"]) == 4 * (7 + 4) + 7
+    # and classic's four, and its New game to readable; then two cold starts
+    # against their floors, three Pi builds' starts, the minimal build's power-on
+    # and the memory (a run's, the worst script's).
+    assert len(results["goals"]) == 4 * (7 + 4 + 1) + 8
+    # Power-on: every part of every shipped build, in seconds, summed.
+    for build, estimate in results["power_on"].items():
+        assert estimate["total_s"] == pytest.approx(sum(estimate["parts_s"].values()), abs=0.05)
+        assert "| **total** |" in markdown and build in markdown.split("## Power-on")[1]
     for command in ("run", "card new", "play"):
         c = results["cold_start"][command]
         assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0
