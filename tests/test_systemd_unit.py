@@ -102,3 +102,16 @@ def test_the_unit_runs_the_installed_stand_as_a_watched_notify_service() -> None
 
     assert 10 <= watchdog <= 60
     assert int(values("TimeoutStopSec")[0]) > STOP_TIMEOUT + 5
+
+
+def test_the_unit_starts_as_early_as_its_needs_allow() -> None:
+    """Issue 33: after sysinit.target (local file systems, udev's coldplug of the
+    devices, the users) and nothing later: not basic.target, not the network; and
+    still stopped before shutdown and before the file systems go."""
+    assert values("DefaultDependencies") == ["no"]
+    after = " ".join(values("After")).split()
+    assert set(after) == {"sysinit.target", "local-fs.target"}
+    assert values("Requires") == ["sysinit.target"]
+    assert values("Conflicts") == values("Before") == ["shutdown.target"]
+    wanted = " ".join(values("Wants") + values("Requires") + after)
+    assert "network" not in wanted and "basic.target" not in wanted
