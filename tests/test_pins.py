@@ -124,7 +124,7 @@ def test_only_i2c_bus_1_holds_gpio2_and_gpio3(tmp_path: Path) -> None:
     mpr121 = load(str(bus3)).input.table("mpr121")
     assert isinstance(mpr121, Mpr121) and mpr121.bus == 3
     code, lines, _ = profile_check(bus3)
-    assert code == 0 and lines == [f"{bus3}: ok: 21 GPIOs (waveshare panels, SPI0, I2C3, 8 keys)"]
+    assert code == 0 and lines == [f"{bus3}: ok: 22 GPIOs (waveshare panels, SPI0, I2C3, 8 keys)"]
 
 
 def test_a_simulated_build_plans_no_panel_pins(tmp_path: Path) -> None:

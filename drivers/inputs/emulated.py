@@ -264,12 +264,15 @@ def emulated_grid(
     `lift()`, `close()`) for a profile's `mpr121` or `serial-grid`."""
     if kind == "mpr121":
         from .mpr121 import COLS, ROWS, electrode_map
-        from .mpr121_emu import EmulatedGrid
+        from .mpr121_emu import EmulatedGrid, IrqLine
 
         emap = options["electrodes"]
         if not hasattr(emap, "addresses"):
             emap = electrode_map(emap, options.get("rows", ROWS), options.get("cols", COLS))
-        hardware = _MatOnChips(EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7))
+        irq = options.get("irq")  # the chips drive it on the emulation's MockFactory pin
+        line = IrqLine(options["pin_factory"].pin(irq)) if irq is not None else None
+        chips = EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7, irq=line)
+        hardware = _MatOnChips(chips)
         driver = driver_class(**{**options, "electrodes": emap, "smbus": hardware.grid.smbus})
         return driver, hardware
     if kind == "serial-grid":

@@ -35,6 +35,7 @@ class Mpr121:
     touch_threshold: int = setting(12, between=(1, 255))
     release_threshold: int = setting(6, between=(1, 255))
     poll: float = setting(0.01, between=(0.001, 1), unit="seconds")
+    irq: int = setting(-1, between=(-1, 27), doc="the chips' IRQ line (BCM GPIO); -1: polled")
     electrodes: dict[str, Any] = field(default_factory=dict)  # pads, or address/rows/cols
 
 
@@ -75,14 +76,26 @@ class Mpr121Grid(TouchGrid[Mpr121]):
     def bus_names(self, settings: Mpr121) -> Iterable[str]:
         return (f"I2C{settings.bus}",)
 
+    def lines(self, settings: Mpr121) -> Iterable[Use]:
+        if settings.irq >= 0:
+            yield Use(settings.irq, "MPR121 irq")
+
     def groups(self, settings: Mpr121) -> Iterable[str]:
-        return ("i2c",)
+        return ("i2c", "gpio") if settings.irq >= 0 else ("i2c",)
 
     def modules(self, settings: Mpr121) -> Iterable[tuple[str, str]]:
-        return (("smbus2", "the MPR121's I2C"),)
+        smbus = ("smbus2", "the MPR121's I2C")
+        if settings.irq >= 0:
+            return (smbus, ("lgpio", "gpiozero's pins on a Pi"))
+        return (smbus,)
 
     def doctor(self, settings: Mpr121, probe: Probe) -> Iterator[Check]:
-        """The bus opens, and each chip of the map answers as an MPR121."""
+        """The bus opens, each chip of the map answers as an MPR121; and whether
+        the driver waits on the IRQ line or polls."""
+        yield from self._chips(settings, probe)
+        yield _irq(settings)
+
+    def _chips(self, settings: Mpr121, probe: Probe) -> Iterator[Check]:
         from keystand.drivers.inputs.mpr121 import (
             CONFIG2,
             CONFIG2_AFTER_RESET,
@@ -117,6 +130,8 @@ class Mpr121Grid(TouchGrid[Mpr121]):
             "touch_threshold": settings.touch_threshold,
             "release_threshold": settings.release_threshold,
             "poll": settings.poll,
+            "irq": settings.irq if settings.irq >= 0 else None,
+            "pin_factory": wiring.pins,
         }
 
     def build(self, settings: Mpr121, wiring: Wiring) -> InputDriver:
@@ -152,6 +167,19 @@ def _chip(bus: Any, address: int, config2: int, values: tuple[int, int]) -> Chec
         f"answers, but CONFIG2 reads 0x{value:02X}, not an MPR121's 0x24 after "
         "reset: another device at this address?",
     )
+
+
+def _irq(settings: Mpr121) -> Check:
+    """Which wait the driver uses: the chips' IRQ line, or polling."""
+    if settings.irq < 0:
+        return Check(
+            "MPR121 IRQ",
+            True,
+            f"not wired: the chips are read every {settings.poll * 1000:g} ms, touched or not "
+            "(wire IRQ to a free GPIO and set irq under [input.mpr121] to wait on it)",
+        )
+    where = Use(settings.irq, "").where
+    return Check("MPR121 IRQ", True, f"{where}: the driver waits on the chips' IRQ line")
 
 
 KIND = Mpr121Grid()
