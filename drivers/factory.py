@@ -6,8 +6,9 @@ Each entry names its class as "module:Class" and is imported only when asked for
 so a desktop run never imports a hardware library, and the host never names a
 concrete driver class. A driver added later is its module and one entry here
 (and one in `EMULATORS` for a panel that runs over emulated hardware), plus, in
-the host, its name among a profile's allowed values and the code that builds it
-from the profile with its options (docs/drivers.md, "Adding a driver").
+the host, a panel's name among a profile's allowed values and the code that
+builds it, or an input's kind module (docs/drivers.md, "Adding a driver" and
+"Adding an input kind").
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from keystand.drivers import PI_INSTALL
 
 from . import pins
 from . import profile as profiles
+from .inputkinds import Check
 
 if TYPE_CHECKING:
     from keystand.drivers.display import Panel as PanelDriver
@@ -44,22 +45,6 @@ SPI_FIX = (
     "enable SPI: sudo raspi-config nonint do_spi 0 (or dtparam=spi=on in "
     "/boot/firmware/config.txt), then reboot"
 )
-I2C_FIX = (
-    "enable I2C: sudo raspi-config nonint do_i2c 0 (or dtparam=i2c_arm=on in "
-    "/boot/firmware/config.txt), then reboot"
-)
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the report."""
-
-    name: str
-    ok: bool
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{'ok' if self.ok else 'FAIL':4} {self.name}: {self.detail}"
 
 
 def _open_device(path: Path) -> None:
@@ -271,12 +256,29 @@ def _devices(profile: profiles.Profile, machine: Machine, needs_pi: bool) -> Ite
         for device in sorted({p.spi_device for p in profile.panels.values()}):
             seats = [s for s, p in profile.panels.items() if p.spi_device == device]
             yield _device(machine, f"/dev/spidev0.{device}", f"seat {', '.join(seats)}", SPI_FIX)
-    mpr121 = profile.input.mpr121
-    if "mpr121" in profile.input.kinds and mpr121 is not None:
-        yield from _i2c(machine, mpr121)
-    serial = profile.input.serial
-    if "serial-grid" in profile.input.kinds and serial is not None:
-        yield _serial(machine, serial.port)
+    probe = _Probe(machine)
+    for kind, settings in profile.input.wired():
+        yield from kind.doctor(settings, probe)
+
+
+class _Probe:
+    """What an input kind's checks ask of the machine (inputkinds.Probe)."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.on_pi = machine.on_pi
+
+    def device(self, device: str, what: str, missing_fix: str) -> Check:
+        return _device(self.machine, device, what, missing_fix)
+
+    def path(self, device: str) -> Path:
+        return self.machine.path(device)
+
+    def open_i2c(self, path: Path) -> Any:
+        return self.machine.open_i2c(path)
+
+    def open_failed(self, error: OSError) -> str:
+        return _open_failed(error, self.machine)
 
 
 def _plan(profile: profiles.Profile) -> str:
@@ -298,16 +300,15 @@ def _vendor(machine: Machine) -> Check:
 
 
 def _needed_modules(profile: profiles.Profile) -> list[tuple[str, str]]:
-    needed = []
+    """The panels' modules, then each input kind's, each once."""
+    needed: dict[str, str] = {}
     if profile.stand.driver == "waveshare":
-        needed.append(("spidev", "the panels' SPI"))
-    if profile.stand.driver == "waveshare" or profile.input.keys is not None:
-        needed.append(("lgpio", "gpiozero's pins on a Pi"))
-    if "mpr121" in profile.input.kinds:
-        needed.append(("smbus2", "the MPR121's I2C"))
-    if "serial-grid" in profile.input.kinds:
-        needed.append(("serial", "the grid's serial port (pyserial)"))
-    return needed
+        needed["spidev"] = "the panels' SPI"
+        needed["lgpio"] = "gpiozero's pins on a Pi"
+    for kind, settings in profile.input.wired():
+        for module, why in kind.modules(settings):
+            needed.setdefault(module, why)
+    return list(needed.items())
 
 
 def _modules(profile: profiles.Profile, machine: Machine) -> Iterator[Check]:
@@ -321,16 +322,12 @@ def _modules(profile: profiles.Profile, machine: Machine) -> Iterator[Check]:
 
 
 def _needed_groups(profile: profiles.Profile) -> list[str]:
-    groups = []
-    if pins.needs_spi(profile) or profile.input.keys is not None:
-        groups.append("gpio")
-    if pins.needs_spi(profile):
-        groups.append("spi")
-    if pins.needs_i2c(profile):
-        groups.append("i2c")
-    if "serial-grid" in profile.input.kinds:
-        groups.append("dialout")
-    return groups
+    """gpio (the panels' or an input's lines) and spi first, then each input
+    kind's groups, each once."""
+    kinds = [g for kind, settings in profile.input.wired() for g in kind.groups(settings)]
+    spi = pins.needs_spi(profile)
+    first = [*(["gpio"] if spi or "gpio" in kinds else []), *(["spi"] if spi else [])]
+    return list(dict.fromkeys([*first, *kinds]))
 
 
 def _groups_check(profile: profiles.Profile, machine: Machine) -> Check:
@@ -388,60 +385,6 @@ def _open_failed(e: OSError, machine: Machine) -> str:
     if e.errno == errno.EBUSY:
         return f"busy: {SERVICE_HINT}"
     return f"cannot open: {e.strerror or e}"
-
-
-def _i2c(machine: Machine, mpr121: profiles.Mpr121) -> Iterator[Check]:
-    from keystand.drivers.inputs.mpr121 import (
-        CONFIG2,
-        CONFIG2_AFTER_RESET,
-        CONFIG2_VALUE,
-        electrode_map,
-    )
-
-    device = f"/dev/i2c-{mpr121.bus}"
-    check = _device(machine, device, "I2C", I2C_FIX)
-    yield check
-    if not check.ok:
-        return
-    try:
-        bus = machine.open_i2c(machine.path(device))
-    except ImportError:
-        yield Check("MPR121", False, f"smbus2 is missing: {PI_EXTRA}")
-        return
-    except OSError as e:
-        yield Check("MPR121", False, f"{device}: {_open_failed(e, machine)}")
-        return
-    try:
-        for address in electrode_map(mpr121.electrodes).addresses:
-            name = f"MPR121 at 0x{address:02X}"
-            try:
-                value = bus.read_byte_data(address, CONFIG2)
-            except OSError:
-                yield Check(
-                    name,
-                    False,
-                    "no answer: check SDA to GPIO2 (pin 3), SCL to GPIO3 (pin 5), 3V3, GND "
-                    "and its ADDR pin (0x5A GND, 0x5B 3V3, 0x5C SDA, 0x5D SCL)",
-                )
-                continue
-            if value in (CONFIG2_AFTER_RESET, CONFIG2_VALUE):
-                yield Check(name, True, f"answers (CONFIG2 0x{value:02X})")
-            else:
-                yield Check(
-                    name,
-                    False,
-                    f"answers, but CONFIG2 reads 0x{value:02X}, not an MPR121's 0x24 after "
-                    "reset: another device at this address?",
-                )
-    finally:
-        bus.close()
-
-
-def _serial(machine: Machine, port: str) -> Check:
-    if not port.startswith("/"):
-        return Check(f"serial {port}", True, "not a device path (a pyserial URL): not checked")
-    fix = "plug in the grid (ls /dev/serial/by-id/ names it)"
-    return _device(machine, port, "the touch grid", fix)
 
 
 def _panel(machine: Machine, seat: str, panel: profiles.Panel, refresh: bool) -> Check:

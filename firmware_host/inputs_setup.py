@@ -22,7 +22,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,7 @@ from keystand.drivers.inputs import InputDriver
 from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 from .cliutil import UsageError
+from .inputkinds import Built, Wiring
 from .profile import cursor_keys
 from .rules import Grid
 from .rules.card import GRID
@@ -38,6 +39,8 @@ from .store import atomic_write
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+    from keystand.drivers.inputs.emulated import Twin
 
     from .profile import Profile
     from .run_plan import Plan
@@ -49,7 +52,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GRID_FILE = "grid.json"
-GRIDS = ("mpr121", "serial-grid")
 
 
 def load_orientation(state_dir: Path, *, mirror: bool, grid: Grid = GRID) -> Orientation:
@@ -81,28 +83,21 @@ def save_orientation(state_dir: Path, orientation: Orientation) -> None:
 
 @dataclass
 class Inputs:
-    """The profile's keys and grid, as drivers the service runs."""
+    """The profile's wired inputs (keys, a grid, ...), as drivers the service runs."""
 
-    keys: InputDriver | None = None
     grid: InputDriver | None = None
     hardware: Any = None  # the emulated grid (`--emulate`)
     pins: Any = None  # the emulation's pin factory
     drivers: list[InputDriver] = field(default_factory=list)
+    twins: list[Twin] = field(default_factory=list)  # what plays a script on them (`--emulate`)
 
     def script(self, steps: Any, service: Service, on_done: Any, speed: float = 1.0) -> InputDriver:
-        """The script input: played on the emulated keys and grid when there are
-        some, each line taken before the next; else lines become events."""
+        """The script input: played on the emulated devices when there are some,
+        each line taken before the next; else lines become events."""
         if self.hardware is None and self.pins is None:
             return factory.make_input("script", steps=steps, on_done=on_done)
         return factory.make_emulated_script(
-            steps,
-            sync=lambda: _handled(service),
-            keys=self.keys if self.pins is not None else None,
-            pins=self.pins,
-            grid=self.grid if self.hardware is not None else None,
-            finger=self.hardware,
-            speed=speed,
-            on_done=on_done,
+            steps, sync=lambda: _handled(service), twins=self.twins, speed=speed, on_done=on_done
         )
 
 
@@ -122,76 +117,67 @@ def build(
     emulate: Path | None = None,
     noise: bool = False,
 ) -> Inputs:
-    """The keys and the grid the profile names; the stand told about the grid's
-    orientation and whether the guesser uses a cursor. Under `--emulate` pass
-    the emulation's `pins` and its folder."""
+    """The drivers of the kinds the profile wires, each built as its kind
+    declares; the stand told about the grid's orientation and whether the
+    guesser uses a cursor. Under `--emulate` pass the emulation's `pins` and its
+    folder."""
     kinds = profile.input.kinds
     inputs = Inputs(pins=pins if emulate is not None else None)
     stand.cursor_keys = cursor_keys(kinds)
-    if "keys" in kinds and profile.input.keys is not None:
-        k = profile.input.keys
-        keys = factory.make_input(
-            "keys",
-            pins=k.pins,
-            hold_time=k.hold_time,
-            bounce_time=k.bounce_time,
-            pull_up=k.pull_up,
-            pin_factory=pins if emulate is not None else None,
-        )
-        inputs.keys = factory.tapped(keys) if emulate is not None else keys
-    grid_kind = next((k for k in kinds if k in GRIDS), None)
-    if noise and grid_kind is None:
+    wired = [(k, s) for k, s in profile.input.wired() if k.wired]
+    grid = next((k for k, _ in wired if k.grid), None)
+    if noise and grid is None:
         raise UsageError(
             f"--emulate-fault grid:noise: profile {profile.name!r} has no touch grid "
             f"(its inputs: {', '.join(kinds) or 'none'})"
         )
-    if grid_kind is not None:
+    wiring = Wiring(pins=inputs.pins, emulate=emulate, noise=noise)
+    orientation = None
+    if grid is not None:
         t = profile.input.touch
         shape = stand.game.grid  # the drivers take the game's grid as two numbers
         orientation = load_orientation(state_dir, mirror=t.mirror, grid=shape)
-        options: dict[str, Any] = {
-            "touch_filter": TouchFilter(
-                dwell=t.dwell,
-                palm=t.palm,
-                bounce=t.bounce,
-                stuck=t.stuck,
-                rows=shape.rows,
-                cols=shape.cols,
-            ),
-            "orientation": orientation,
-            "rows": shape.rows,
-            "cols": shape.cols,
-        }
-        if grid_kind == "mpr121":
-            m = profile.input.mpr121
-            assert m is not None  # the profile says which table a kind needs
-            options |= {
-                "electrodes": m.electrodes,
-                "bus": m.bus,
-                "touch_threshold": m.touch_threshold,
-                "release_threshold": m.release_threshold,
-                "poll": m.poll,
-            }
-        else:
-            s = profile.input.serial
-            assert s is not None
-            options |= {"port": s.port, "baudrate": s.baudrate}
-        if emulate is not None:
-            grid, inputs.hardware = factory.make_emulated_grid(
-                grid_kind, folder=emulate, noise=noise, **options
-            )
-            inputs.grid = factory.tapped(grid)
-        else:
-            grid = inputs.grid = factory.make_input(grid_kind, **options)
+        touch_filter = TouchFilter(
+            dwell=t.dwell,
+            palm=t.palm,
+            bounce=t.bounce,
+            stuck=t.stuck,
+            rows=shape.rows,
+            cols=shape.cols,
+        )
+        wiring = replace(
+            wiring,
+            touch_filter=touch_filter,
+            orientation=orientation,
+            rows=shape.rows,
+            cols=shape.cols,
+        )
+    for kind, settings in wired:
+        made = (
+            kind.emulate(settings, wiring)
+            if emulate is not None
+            else Built(kind.build(settings, wiring))
+        )
+        inputs.drivers.append(made.driver)
+        if made.twin is not None:
+            inputs.twins.append(made.twin)
+        if kind.grid:
+            inputs.grid, inputs.hardware = made.driver, made.hardware
+    if inputs.grid is not None and orientation is not None:
+        on_grid = inputs.grid
 
         def calibrated(new: Orientation) -> None:
             save_orientation(state_dir, new)  # on disk before the grid turns
-            grid.orientation = new  # type: ignore[attr-defined]  # one assignment: atomic
+            _inner(on_grid).orientation = new  # one assignment: atomic
 
         stand.grid = orientation
         stand.on_calibrated = calibrated
-    inputs.drivers = [d for d in (inputs.keys, inputs.grid) if d is not None]
     return inputs
+
+
+def _inner(driver: InputDriver) -> Any:
+    """The grid driver itself (under `--emulate` it is tapped)."""
+    return getattr(driver, "inner", driver)
 
 
 @dataclass

@@ -14,7 +14,7 @@ are planned.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -65,30 +65,11 @@ class _Stand(Protocol):
     def driver(self) -> str: ...
 
 
-class _Keys(Protocol):
-    @property
-    def pins(self) -> Mapping[str, Mapping[str, int]]: ...
-
-
-class _Serial(Protocol):
-    @property
-    def port(self) -> str: ...
-
-
-class _Mpr121(Protocol):
-    @property
-    def bus(self) -> int: ...
-
-
 class _Input(Protocol):
-    @property
-    def kinds(self) -> Sequence[str]: ...
-    @property
-    def keys(self) -> _Keys | None: ...
-    @property
-    def mpr121(self) -> _Mpr121 | None: ...
-    @property
-    def serial(self) -> _Serial | None: ...
+    """The input kinds' wiring, each as its kind declares it (profile.Input)."""
+
+    def buses(self) -> Iterable[Use]: ...
+    def lines(self) -> Iterable[Use]: ...
 
 
 class Wired(Protocol):
@@ -118,48 +99,20 @@ def needs_spi(profile: Wired) -> bool:
     return profile.stand.driver == "waveshare"
 
 
-def needs_i2c(profile: Wired) -> bool:
-    return "mpr121" in profile.input.kinds
-
-
-def i2c_bus(profile: Wired) -> int | None:
-    """The MPR121's /dev/i2c-N, None without one. Only bus 1 has its pins fixed
-    (GPIO2, GPIO3); another is an overlay's, on the pins its dtoverlay line names."""
-    mpr121 = profile.input.mpr121
-    return mpr121.bus if needs_i2c(profile) and mpr121 is not None else None
-
-
-def needs_uart(profile: Wired) -> bool:
-    serial = profile.input.serial
-    return "serial-grid" in profile.input.kinds and serial is not None and _is_uart(serial.port)
-
-
-def _is_uart(port: str) -> bool:
-    return port in UART_PORTS or port.startswith("/dev/ttyAMA")
-
-
 def uses(profile: Wired) -> Iterator[Use]:
-    """Every GPIO the build wires, buses first, then each seat's panel, then keys."""
+    """Every GPIO the build wires: the buses (the panels', then each input
+    kind's), then each seat's panel lines, then each input kind's lines."""
     if needs_spi(profile):
         for pin, what in SPI0.items():
             yield Use(pin, what)
-    if i2c_bus(profile) == 1:
-        for pin, what in I2C1.items():
-            yield Use(pin, what)
-    if needs_uart(profile):
-        for pin, what in UART0.items():
-            yield Use(pin, what)
+    yield from profile.input.buses()
     if needs_spi(profile):
         for seat, panel in profile.panels.items():
             lines = {"rst": panel.rst, "dc": panel.dc, "busy": panel.busy, "pwr": panel.pwr}
             for name, pin in lines.items():
                 if name != "pwr" or pin >= 0:  # pwr -1: always powered, no line
                     yield Use(pin, f"seat {seat} panel {name}")
-    keys = profile.input.keys
-    if keys is not None:  # wired buttons hold their pins whichever inputs run
-        for seat, seat_keys in keys.pins.items():
-            for name, pin in seat_keys.items():
-                yield Use(pin, f"seat {seat} key {name}")
+    yield from profile.input.lines()
 
 
 def check(profile: Wired) -> list[Use]:

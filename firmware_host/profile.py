@@ -8,54 +8,37 @@ profile is checked whole before anything starts, and a bad one is refused with
 the file, the key, the value and what is allowed.
 
 To add a key: a field with `setting(...)` in its table's dataclass. To add a
-table: a dataclass, a field on `Profile`, and a line in `load`.
+table: a dataclass, a field on `Profile`, and a line in `load`; an input
+kind's table is its kind's own declaration (`keystand.inputkinds`), read here.
 """
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import pins, schema
+from . import inputkinds, pins, schema
+from .inputkinds.base import Touch
 from .rules import KeystandError
 from .schema import setting
 
 SEATS = ("A", "B")
 PANEL_DRIVERS = ("sim", "waveshare")
 PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
-INPUT_KINDS = ("simulator", "script", "keyboard", "keys", "mpr121", "serial-grid")
 KEY_NAMES = ("clue", "pass", "undo", "menu")  # a seat's four keys, as labelled
 # The edges of a seat's screen its keys may sit along (keystand.layouts.EDGES:
 # tests/test_key_labels.py checks the two agree; the layouts load Pillow).
 KEY_EDGES = ("left", "right", "top", "bottom")
 
 
-# The inputs that can name a word directly (a touch grid, the page, the terminal).
-TOUCH_SOURCES = ("mpr121", "serial-grid", "simulator", "keyboard")
-
-
-# What a player gives the stand: a clue (a seat's clue key, the page's keys, a
-# typed line) and a word (a touch on a grid or on the page, a typed line, or on
-# keys alone the guesser's cursor). A script is no player: `run --script` plays
-# without these.
-CLUE_SOURCES = ("keys", "simulator", "keyboard")
-WORD_SOURCES = ("keys", "simulator", "keyboard", "mpr121", "serial-grid")
-
-
 def unplayable(kinds: Sequence[str]) -> str | None:
     """What a build with these input kinds lacks for a player to play it, in
-    words, or None: it must let a player give a clue and name a word."""
-    if any(k in CLUE_SOURCES for k in kinds):
-        return None  # each of them names words too
-    given = f"its inputs: {', '.join(kinds)}" if kinds else "it has none"
-    if any(k in WORD_SOURCES for k in kinds):
-        lacks = "give a clue with (a touch grid names words only)"
-    else:
-        lacks = "give a clue or name a word with"
-    return f'no input a player can {lacks} ({given}): add "keys", "simulator" or "keyboard"'
+    words, or None: it must let a player give a clue and name a word (each
+    kind declares what it lets a player do; a script is no player)."""
+    return inputkinds.unplayable(kinds)
 
 
 def check_playable(profile: Profile) -> None:
@@ -67,9 +50,9 @@ def check_playable(profile: Profile) -> None:
 
 
 def cursor_keys(kinds: Sequence[str]) -> bool:
-    """A build with keys and nothing to touch a word with: the guesser picks the
-    word with a cursor on their own screen (docs/buttons-only.md)."""
-    return "keys" in kinds and not any(k in kinds for k in TOUCH_SOURCES)
+    """A build whose words are picked with a cursor and never touched (keys and
+    no grid): the guesser picks the word on their own screen (docs/buttons-only.md)."""
+    return inputkinds.cursor_keys(kinds)
 
 
 class ProfileError(KeystandError, ValueError):
@@ -82,24 +65,6 @@ def _languages() -> tuple[str, ...]:
     from keystand.layouts import languages  # the strings files say which there are
 
     return tuple(languages())
-
-
-# The URL handlers pyserial ships (serial.protocol_handler_packages' `protocol_*`
-# modules); anything else fails only at the table ("protocol ... not known").
-SERIAL_URL_SCHEMES = ("socket", "rfc2217", "loop", "spy", "hwgrep", "alt", "cp2110")
-
-
-def _serial_port(port: str) -> str | None:
-    """A device's absolute path, or a pyserial URL (`socket://`, `rfc2217://`: a grid
-    reached over the network, or the tests' loop): a bare `ttyACM0` or an empty
-    string would be opened relative to the service's folder, and fail at the table."""
-    scheme = port.split("://", 1)[0] if "://" in port else None
-    if port.startswith("/") or scheme in SERIAL_URL_SCHEMES:
-        return None
-    return (
-        f"{schema.toml(port)}: expected a device path such as /dev/ttyACM0 or a pyserial "
-        f"URL ({', '.join(f'{s}://' for s in SERIAL_URL_SCHEMES)})"
-    )
 
 
 def _loopback(host: str) -> str | None:
@@ -165,63 +130,57 @@ class Panel:
     )
 
 
-@dataclass(frozen=True)
-class Keys:
-    """[input.keys]: the seats' keys; [input.keys.A] / [input.keys.B] give each
-    key's BCM GPIO (`clue`, `pass`, `undo`, `menu`; wired to ground)."""
-
-    hold_time: float = setting(1.0, between=(0.2, 10), unit="seconds", doc="a long press")
-    bounce_time: float = setting(0.03, between=(0, 0.5), unit="seconds", doc="contact chatter")
-    pull_up: bool = setting(True, doc="keys switch to ground (the HAT's); false: to 3V3")
-    pins: dict[str, dict[str, int]] = field(default_factory=dict)  # {seat: {key: GPIO}}
+def _kinds(kinds: tuple[str, ...]) -> str | None:
+    """Each a kind the registry has (an installed one is looked for only for a
+    name no shipped kind has)."""
+    for kind in kinds:
+        if not inputkinds.known(kind):
+            return f"{schema.toml(kind)}: expected {schema.or_list(inputkinds.names())}"
+    return None
 
 
-@dataclass(frozen=True)
-class Touch:
-    """[input.touch]: how a contact on either grid becomes a touch."""
-
-    dwell: float = setting(0.08, between=(0, 2), unit="seconds", doc="steady on one cell")
-    palm: float = setting(0.04, between=(0, 2), unit="seconds", doc="several cells: not a touch")
-    bounce: float = setting(0.5, between=(0, 5), unit="seconds", doc="same cell again: a bounce")
-    stuck: float = setting(10.0, between=(1, 600), unit="seconds", doc="a contact held this long")
-    mirror: bool = setting(False, doc="the mat's columns run right to left as seat A sees them")
-
-
-@dataclass(frozen=True)
-class Mpr121:
-    """[input.mpr121]: the touch grid on I2C. Its electrode map is either
-    `pads = {"0x5A" = [cell of electrode 0, ...], ...}` (one pad per cell, up to
-    three chips) or `address`, `rows` and `cols` (five row and five column strips
-    on one chip); cells are row * cols + col of the game's grid (row * 5 + col on
-    Codenames' 5x5), -1 for an unused electrode."""
-
-    bus: int = setting(1, between=(0, 20), doc="/dev/i2c-N")
-    touch_threshold: int = setting(12, between=(1, 255))
-    release_threshold: int = setting(6, between=(1, 255))
-    poll: float = setting(0.01, between=(0.001, 1), unit="seconds")
-    electrodes: dict[str, Any] = field(default_factory=dict)  # pads, or address/rows/cols
-
-
-@dataclass(frozen=True)
-class Serial:
-    """[input.serial]: the touch grid's controller on USB serial."""
-
-    port: str = setting("/dev/ttyACM0", check=_serial_port, doc="better a /dev/serial/by-id/ name")
-    baudrate: int = setting(115200, choices=(9600, 57600, 115200, 230400, 460800, 921600))
+def _shared_defaults() -> dict[str, object]:
+    return {name: table() for name, table in inputkinds.SHARED.items()}
 
 
 @dataclass(frozen=True)
 class Input:
-    """[input]: where input comes from; [input.keys], [input.touch],
-    [input.mpr121] and [input.serial] say how, for the kinds that need them."""
+    """[input]: where input comes from; each kind's own table ([input.keys],
+    [input.mpr121], ...: the kind declares it) and [input.touch], for any grid,
+    say how."""
 
-    kinds: tuple[str, ...] = setting(("simulator",), choices=INPUT_KINDS)
+    kinds: tuple[str, ...] = setting(("simulator",), check=_kinds)
     host: str = setting("127.0.0.1", check=_loopback)
     port: int = setting(8027, between=(1, 65535))
-    keys: Keys | None = None
-    touch: Touch = field(default_factory=Touch)
-    mpr121: Mpr121 | None = None
-    serial: Serial | None = None
+    # [input.NAME] as read, by NAME: the kinds' own, and the host's they share (defaults)
+    tables: dict[str, object] = field(default_factory=lambda: _shared_defaults())
+
+    @property
+    def touch(self) -> Touch:
+        """[input.touch]: how a contact on any grid becomes a touch."""
+        touch = self.tables.get("touch")
+        return touch if isinstance(touch, Touch) else Touch()
+
+    def table(self, name: str) -> object | None:
+        """A kind's table as read ([input.NAME]), None if the profile has none."""
+        return self.tables.get(name)
+
+    def wired(self) -> list[tuple[inputkinds.AnyKind, Any]]:
+        """Each kind listed, in the registry's order, with its table's settings."""
+        return [
+            (k, self.tables.get(k.table) if k.table else None) for k in inputkinds.of(self.kinds)
+        ]
+
+    def buses(self) -> Iterator[pins.Use]:
+        for kind, settings in self.wired():
+            yield from kind.buses(settings)
+
+    def lines(self) -> Iterator[pins.Use]:
+        for kind, settings in self.wired():
+            yield from kind.lines(settings)
+
+    def bus_names(self) -> list[str]:
+        return [name for kind, settings in self.wired() for name in kind.bus_names(settings)]
 
 
 @dataclass(frozen=True)
@@ -340,84 +299,55 @@ def panel_values(table: Any, only: Sequence[str] | None = None) -> dict[str, dic
     return out
 
 
-SUBTABLES = ("keys", "touch", "mpr121", "serial")
-
-
 def _input(table: Any) -> Input:
+    """[input] and the tables under it, each read as the kind that declares it
+    says (`inputkinds`), checked whole: a kind's table without the kind, a kind
+    without the table it needs, two touch grids."""
     if not isinstance(table, dict):
         raise schema.SchemaError("input", "expected a table")
+    named = table.get("kinds")
+    listed = (
+        [k for k in named if isinstance(k, str) and k not in inputkinds.SHIPPED]
+        if isinstance(named, list)
+        else []
+    )
+    extra = [inputkinds.get(k) for k in listed if inputkinds.known(k)]  # installed kinds
+    subtables = inputkinds.tables(extra)
     for key in table:
-        if key not in SUBTABLES and key not in schema.keys(Input):  # a key, or a table misnamed
+        if key not in subtables and key not in schema.keys(Input):  # a key, or a table misnamed
             raise schema.SchemaError(
                 f"input.{key}",
                 f"unknown key or table (expected {schema.or_list(schema.keys(Input))}, "
-                f"or a table: {schema.or_list(SUBTABLES)})",
+                f"or a table: {schema.or_list(subtables)})",
             )
-    top = schema.build(Input, {k: v for k, v in table.items() if k not in SUBTABLES}, "input")
-    for sub, kind in (("keys", "keys"), ("mpr121", "mpr121"), ("serial", "serial-grid")):
-        if sub in table and kind not in top.kinds:  # its pins would be kept, unread
+    top = schema.build(Input, {k: v for k, v in table.items() if k not in subtables}, "input")
+    declared = [*inputkinds.shipped(), *extra]
+    for kind in declared:
+        if kind.table in table and kind.name not in top.kinds:  # its pins would be kept, unread
             raise schema.SchemaError(
                 "input.kinds",
-                f"[input.{sub}] given, but no {kind!r} among the kinds: add it, or leave it out",
+                f"[input.{kind.table}] given, but no {kind.name!r} among the kinds: add it, "
+                "or leave it out",
             )
-    keys = _keys(table["keys"]) if "keys" in table else None
-    touch = schema.build(Touch, table.get("touch", {}), "input.touch")
-    mpr121 = _mpr121(table["mpr121"]) if "mpr121" in table else None
-    serial = schema.build(Serial, table["serial"], "input.serial") if "serial" in table else None
-    for kind, given, where in (
-        ("keys", keys, "[input.keys.A] and [input.keys.B]"),
-        ("mpr121", mpr121, "[input.mpr121] with its electrode map"),
-        ("serial-grid", serial, "[input.serial]"),
-    ):
-        if kind in top.kinds and given is None:
-            raise schema.SchemaError("input.kinds", f"{kind!r} needs {where}")
-    if "mpr121" in top.kinds and "serial-grid" in top.kinds:
-        raise schema.SchemaError("input.kinds", "one touch grid: 'mpr121' or 'serial-grid'")
-    return replace(top, keys=keys, touch=touch, mpr121=mpr121, serial=serial)
-
-
-def _keys(table: Any) -> Keys:
-    if not isinstance(table, dict):
-        raise schema.SchemaError("input.keys", "expected a table")
-    pins: dict[str, dict[str, int]] = {}
-    for seat in SEATS:
-        seat_table = table.get(seat)
-        where = f"input.keys.{seat}"
-        if not isinstance(seat_table, dict):
-            raise schema.SchemaError(where, f"expected a table of {', '.join(KEY_NAMES)} (GPIO)")
-        for name, pin in seat_table.items():
-            if name not in KEY_NAMES:
-                raise schema.SchemaError(
-                    f"{where}.{name}", f"unknown key (expected {schema.or_list(KEY_NAMES)})"
+    read: dict[str, object] = {}
+    for kind in declared:
+        for name in kind.shared:
+            if name not in read:
+                read[name] = schema.build(
+                    inputkinds.SHARED[name], table.get(name, {}), f"input.{name}"
                 )
-            if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= 27:
-                raise schema.SchemaError(f"{where}.{name}", f"{pin!r}: expected a GPIO 0..27")
-        missing = [k for k in KEY_NAMES if k not in seat_table]
-        if missing:
-            raise schema.SchemaError(where, f"no GPIO for {schema.or_list(missing)}")
-        pins[seat] = dict(seat_table)
-    timing = {k: v for k, v in table.items() if k not in SEATS}
-    return replace(schema.build(Keys, timing, "input.keys"), pins=pins)
-
-
-def _mpr121(table: Any) -> Mpr121:
-    if not isinstance(table, dict):
-        raise schema.SchemaError("input.mpr121", "expected a table")
-    map_keys = ("pads", "address", "rows", "cols")
-    settings = schema.build(
-        Mpr121, {k: v for k, v in table.items() if k not in map_keys}, "input.mpr121"
-    )
-    electrodes = {k: table[k] for k in map_keys if k in table}
-    if settings.release_threshold >= settings.touch_threshold:
+        if kind.table is not None and kind.table in table:
+            read[kind.table] = kind.read(table[kind.table], f"input.{kind.table}")
+    listed_kinds = inputkinds.of(top.kinds)
+    for kind in listed_kinds:
+        if kind.table is not None and kind.table not in read:
+            found = kind.default()
+            if found is None:
+                raise schema.SchemaError("input.kinds", f"{kind.name!r} needs {kind.needs}")
+            read[kind.table] = found
+    grids = [k.name for k in listed_kinds if k.grid]
+    if len(grids) > 1:
         raise schema.SchemaError(
-            "input.mpr121.release_threshold",
-            f"{settings.release_threshold}: must be below touch_threshold "
-            f"{settings.touch_threshold}",
+            "input.kinds", f"one touch grid: {schema.or_list([repr(g) for g in grids])}"
         )
-    from keystand.drivers.inputs.mpr121 import electrode_map  # pure: no I2C at import
-
-    try:
-        electrode_map(electrodes)
-    except ValueError as e:
-        raise schema.SchemaError("input.mpr121", str(e)) from None
-    return replace(settings, electrodes=electrodes)
+    return replace(top, tables=read)

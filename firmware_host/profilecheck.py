@@ -43,15 +43,7 @@ def add_parser(sub: Any) -> None:
 def summary(profile: profiles.Profile) -> str:
     """What a passing profile wires, in a few words."""
     plan = pins.check(profile)
-    buses = [
-        name
-        for name, needed in (
-            ("SPI0", pins.needs_spi(profile)),
-            (f"I2C{pins.i2c_bus(profile)}", pins.needs_i2c(profile)),
-            ("UART", pins.needs_uart(profile)),
-        )
-        if needed
-    ]
+    buses = [*(["SPI0"] if pins.needs_spi(profile) else []), *profile.input.bus_names()]
     panels = f"{profile.stand.driver} panels"
     keys = sum(1 for use in plan if " key " in use.what)
     parts = [panels, *buses] + ([f"{keys} keys"] if keys else [])

@@ -206,8 +206,10 @@ def _emulate(args: argparse.Namespace, profile: Profile) -> Emulate | None:
             "simulated panels (try --profile minimal)"
         )
     found = faults(args.emulate_fault)  # every refusal before the folder is made
+    from . import inputkinds
+
     kinds = profile.input.kinds
-    if found.get("grid") == "noise" and not any(k in ("mpr121", "serial-grid") for k in kinds):
+    if found.get("grid") == "noise" and not any(k.grid for k in inputkinds.of(kinds)):
         raise UsageError(
             f"--emulate-fault grid:noise: profile {profile.name!r} has no touch grid "
             f"(its inputs: {', '.join(kinds) or 'none'})"

@@ -30,6 +30,7 @@ from keystand.drivers.inputs.mpr121_emu import EmulatedGrid
 from keystand.drivers.inputs.serialgrid import SerialGrid, frame
 from keystand.drivers.inputs.serialgrid_emu import EmulatedBoard
 from keystand.drivers.inputs.touchfilter import Cell, TouchFilter
+from keystand.inputkinds.mpr121 import Mpr121
 from keystand.profile import load as load_profile
 
 SERIAL_KINDS = (
@@ -252,8 +253,8 @@ class MprRig:
     each of which moves the virtual clock on: a run is the same every time."""
 
     def __init__(self, seed: int, glitches: float) -> None:
-        m = load_profile("touch-mpr121").input.mpr121
-        assert m is not None
+        m = load_profile("touch-mpr121").input.table("mpr121")
+        assert isinstance(m, Mpr121)
         self.clock = Clock()
         emap = electrode_map(m.electrodes)
         self.grid = EmulatedGrid(emap, clock=self.clock, glitches=glitches, seed=seed)

@@ -70,10 +70,7 @@ class Run:
         script = EmulatedScript(
             parse_script("\n".join(lines) + "\n"),
             sync=self.sync,
-            keys=self.inputs.keys,
-            pins=self.pins,
-            grid=self.inputs.grid,
-            finger=self.inputs.hardware,
+            twins=self.inputs.twins,  # the keys' and the grid's, as `run --emulate` plays them
             mat=self.mat,
             on_done=done.set,
         )

@@ -12,17 +12,21 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from keystand.profile import Input, Keys, Mpr121, Panel, Serial, Stand, Touch
+from keystand import inputkinds
+from keystand.profile import Input, Panel, Stand
 
 DESKTOP = Path(__file__).resolve().parents[1] / "hardware" / "desktop.toml"
+# The profile's own tables, then every table an input kind declares (its own, or
+# the host's it shares: [input.touch]), read from the kinds' declarations.
+KIND_TABLES: dict[str, type] = {
+    **inputkinds.SHARED,
+    **{k.table: k.settings for k in inputkinds.shipped() if k.table and k.settings},
+}
 TABLES = {
     ("stand",): Stand,
     ("panels",): Panel,
     ("input",): Input,
-    ("input", "keys"): Keys,
-    ("input", "touch"): Touch,
-    ("input", "mpr121"): Mpr121,
-    ("input", "serial"): Serial,
+    **{("input", name): KIND_TABLES[name] for name in inputkinds.tables()},
 }
 # The desktop's own choices, not the defaults: the page's keys sit beside each screen
 # and are labelled there, as the minimal build's HAT keys are.
@@ -54,6 +58,7 @@ def test_desktop_toml_states_every_key_with_its_default() -> None:
 
 
 def test_every_table_the_profile_reads_is_in_the_check() -> None:
-    """A table added to the declarations is added here too (and to desktop.toml)."""
+    """A kind's table is read by the profile, and checked here, from its declaration."""
+    assert {path[1] for path in TABLES if len(path) == 2} == {"keys", "touch", "mpr121", "serial"}
     nested = {f.name for f in dataclasses.fields(Input) if "doc" not in f.metadata}
-    assert {path[1] for path in TABLES if len(path) == 2} == nested
+    assert nested == {"tables"}

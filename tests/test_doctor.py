@@ -238,7 +238,21 @@ def test_i2c_bus_and_mpr121(bench: Bench) -> None:
     line = str(find(checks, "/dev/i2c-1"))
     assert line.startswith("FAIL /dev/i2c-1 (I2C): missing: enable I2C")
     assert "raspi-config nonint do_i2c 0" in line
-    assert not any(c.name.startswith("MPR121") for c in checks)
+    assert not any(c.name.startswith("MPR121 at") for c in checks)
+    # Which wait the driver uses is said whatever the bus does.
+    assert str(find(checks, "MPR121 IRQ")) == (
+        "ok   MPR121 IRQ: GPIO4 (pin 7): the driver waits on the chips' IRQ line"
+    )
+
+
+def test_doctor_says_an_mpr121_without_its_irq_is_polled(bench: Bench, tmp_path: Path) -> None:
+    polled = tmp_path / "polled.toml"
+    polled.write_text((HARDWARE / "touch-mpr121.toml").read_text().replace("irq = 4 ", "irq = -1 "))
+    code, checks = lines(str(polled), bench.machine())
+    assert code == 0
+    assert str(find(checks, "MPR121 IRQ")).startswith(
+        "ok   MPR121 IRQ: not wired: the chips are read every 10 ms, touched or not"
+    )
 
 
 def test_another_device_at_the_mpr121s_address(bench: Bench) -> None:
@@ -378,6 +392,7 @@ def test_the_command_off_a_pi_has_no_traceback() -> None:
         "FAIL /dev/spidev0.0",
         "FAIL /dev/spidev0.1",
         "FAIL /dev/i2c-1",
+        "ok   MPR121 IRQ: GPIO4",
     ]
 
 

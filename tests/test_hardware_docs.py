@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from keystand.drivers.inputs.mpr121 import electrode_map
+from keystand.inputkinds.mpr121 import Mpr121
 from keystand.profile import load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,8 +26,8 @@ def test_the_readmes_pads_form_loads_as_the_touch_mpr121_profile(tmp_path: Path)
     head, _, _ = shipped.partition("[input.mpr121]")
     path = tmp_path / "pads.toml"
     path.write_text(head + pads_example())
-    mpr121 = load(str(path)).input.mpr121
-    assert mpr121 is not None and set(mpr121.electrodes) == {"pads"}
+    mpr121 = load(str(path)).input.table("mpr121")
+    assert isinstance(mpr121, Mpr121) and set(mpr121.electrodes) == {"pads"}
     pads = electrode_map(mpr121.electrodes)
     assert pads.addresses == (0x5A, 0x5B, 0x5C)
     cells = [c for address in pads.addresses for c in pads.cells_of(address)]

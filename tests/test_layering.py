@@ -97,8 +97,9 @@ def scratch(tmp_path: Path) -> Path:
     copy = tmp_path / "checkout"
     copy.mkdir()
     shutil.copy(ROOT / "pyproject.toml", copy)
-    folders = ("firmware_host", "drivers", "layouts", "hardware", "tests/keystand_practice")
-    for folder in folders:  # the last: mypy checks the test-only game against the seam
+    folders = ("firmware_host", "drivers", "layouts", "hardware")
+    folders += ("tests/keystand_practice", "tests/keystand_dial")
+    for folder in folders:  # the last two: mypy checks the test-only game and input kind
         shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
     return copy
 

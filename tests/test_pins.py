@@ -12,6 +12,7 @@ import pytest
 
 from keystand import pins
 from keystand.cli import main
+from keystand.inputkinds.mpr121 import Mpr121
 from keystand.profile import ProfileError, load, shipped
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
@@ -100,7 +101,7 @@ def test_a_broken_pin_plan_is_refused_naming_the_pin_and_both_uses(
 
 def test_the_uart_is_kept_free_only_when_the_grid_is_on_it(tmp_path: Path) -> None:
     usb = edited(tmp_path, "touch-serial", "clue = 5 ", "clue = 14 ")
-    assert load(str(usb)).input.keys is not None  # the grid on USB: GPIO14 is free
+    assert load(str(usb)).input.table("keys") is not None  # the grid on USB: GPIO14 is free
     uart = tmp_path / "uart.toml"
     uart.write_text(usb.read_text().replace('"/dev/ttyACM0"', '"/dev/serial0"'))
     with pytest.raises(ProfileError, match=r"GPIO 14: UART TXD and seat A key clue"):
@@ -109,7 +110,7 @@ def test_the_uart_is_kept_free_only_when_the_grid_is_on_it(tmp_path: Path) -> No
 
 def test_i2c_is_free_for_keys_when_no_mpr121_is_used(tmp_path: Path) -> None:
     path = edited(tmp_path, "minimal", "menu = 21", "menu = 2")
-    assert load(str(path)).input.keys is not None
+    assert load(str(path)).input.table("keys") is not None
 
 
 def test_only_i2c_bus_1_holds_gpio2_and_gpio3(tmp_path: Path) -> None:
@@ -120,10 +121,10 @@ def test_only_i2c_bus_1_holds_gpio2_and_gpio3(tmp_path: Path) -> None:
         load(str(bus1))
     bus3 = tmp_path / "bus3.toml"
     bus3.write_text(bus1.read_text().replace("\nbus = 1 ", "\nbus = 3 ", 1))
-    mpr121 = load(str(bus3)).input.mpr121
-    assert mpr121 is not None and mpr121.bus == 3
+    mpr121 = load(str(bus3)).input.table("mpr121")
+    assert isinstance(mpr121, Mpr121) and mpr121.bus == 3
     code, lines, _ = profile_check(bus3)
-    assert code == 0 and lines == [f"{bus3}: ok: 21 GPIOs (waveshare panels, SPI0, I2C3, 8 keys)"]
+    assert code == 0 and lines == [f"{bus3}: ok: 22 GPIOs (waveshare panels, SPI0, I2C3, 8 keys)"]
 
 
 def test_a_simulated_build_plans_no_panel_pins(tmp_path: Path) -> None:

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from keystand import schema
+from keystand.inputkinds.base import Touch
+from keystand.inputkinds.keys import Keys
+from keystand.inputkinds.mpr121 import Mpr121
+from keystand.inputkinds.serialgrid import Serial
 from keystand.profile import (
     Input,
-    Keys,
-    Mpr121,
     Panel,
     Profile,
     ProfileError,
-    Serial,
     Stand,
-    Touch,
     load,
     shipped,
 )
@@ -159,7 +159,7 @@ menu = 21
 def test_seat_keys_are_read_per_seat(tmp_path: Path) -> None:
     f = tmp_path / "keys.toml"
     f.write_text(KEYS)
-    keys = load(str(f)).input.keys
+    keys = load(str(f)).input.table("keys")
     assert keys is not None
     assert keys.hold_time == 0.8 and keys.bounce_time == Keys().bounce_time
     assert keys.pins == {
@@ -176,9 +176,10 @@ def test_a_grid_profile_reads_its_map_and_filter(tmp_path: Path) -> None:
     )
     p = load(str(f)).input
     assert p.touch == Touch(dwell=0.1)
-    assert p.mpr121 is not None and p.mpr121.electrodes["rows"] == [0, 1, 2, 3, 4]
+    mpr121 = p.table("mpr121")
+    assert isinstance(mpr121, Mpr121) and mpr121.electrodes["rows"] == [0, 1, 2, 3, 4]
     f.write_text('[input]\nkinds = ["serial-grid"]\n[input.serial]\nport = "/dev/ttyUSB0"\n')
-    assert load(str(f)).input.serial == Serial(port="/dev/ttyUSB0")
+    assert load(str(f)).input.table("serial") == Serial(port="/dev/ttyUSB0")
 
 
 @pytest.mark.parametrize(

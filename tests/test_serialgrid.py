@@ -314,6 +314,22 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 
 
 @needs_pyserial
+def test_an_idle_grid_reads_with_the_long_timeout_and_a_finger_with_the_short(rig) -> None:
+    """Issue 33: with no finger on the grid the driver's thread waits up to a quarter
+    of the keep-alive for the next byte, not 20 ms; a finger's episode is timed
+    between frames, so it reads with the short timeout until the episode ends."""
+    r = rig().start()
+    assert r.report()[0] is Health.CONNECTED
+    assert r.driver.idle_timeout == pytest.approx(min(0.5, 0.2) / 4)
+    wait_for(lambda: r.driver._serial.timeout == r.driver.idle_timeout, "the idle timeout")
+    r.press((1, 2))
+    wait_for(lambda: r.driver._serial.timeout == r.driver.read_timeout, "the short timeout")
+    r.lift()
+    r.passes(3)
+    wait_for(lambda: r.driver._serial.timeout == r.driver.idle_timeout, "idle again")
+
+
+@needs_pyserial
 def test_hello_then_touches_in_table_coordinates(rig) -> None:
     r = rig(orientation=Orientation(2)).start()
     health, detail = r.report()

@@ -23,7 +23,8 @@ from pathlib import Path
 # Laid out beside keystand: the test-only practice game (tests/test_practice_game.py),
 # so mypy checks a game from outside keystand against the seam as it checks the
 # shipped ones (pyproject's [tool.mypy] packages names it).
-ALSO = {"keystand_practice": "tests/keystand_practice"}
+# The test-only input kind (tests/test_input_kind_plugin.py) likewise, against InputKind.
+ALSO = {"keystand_practice": "tests/keystand_practice", "keystand_dial": "tests/keystand_dial"}
 
 
 def lay_out(checkout: Path, into: Path) -> dict[str, Path]:

@@ -22,11 +22,12 @@ the script touched is the same.
 
 from __future__ import annotations
 
+import abc
 import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,114 @@ class Tapped(InputDriver):
                     return None
 
 
+class Twin(abc.ABC):
+    """A device's emulated twin: plays the script lines it `takes` on the
+    emulated hardware, through the real driver, and says whether the driver
+    gave the event back (each kind's module makes its own: docs/drivers.md)."""
+
+    @abc.abstractmethod
+    def takes(self, step: InputEvent) -> bool:
+        """Whether this device can play `step` (else the next twin, or the
+        script emits it as it is)."""
+
+    @abc.abstractmethod
+    def play(self, step: InputEvent, stop: threading.Event) -> bool:
+        """Play it and wait for the driver's event; True if it came out as `step`."""
+
+
+class KeysTwin(Twin):
+    """`press SEAT KEY [long]` on the seat keys' MockFactory pins."""
+
+    def __init__(self, keys: Tapped, pins: Any, tap: float = 0.05) -> None:
+        self.keys, self.pins, self.tap = keys, pins, tap
+
+    def takes(self, step: InputEvent) -> bool:
+        return isinstance(step, Press)
+
+    def play(self, step: InputEvent, stop: threading.Event) -> bool:
+        assert isinstance(step, Press)
+        driver: Any = self.keys.inner
+        pin = self.pins.pin(driver.pin_of(step.seat, step.key))
+        pressed_low = bool(getattr(driver, "pull_up", True))
+        down, up = (
+            (pin.drive_low, pin.drive_high) if pressed_low else (pin.drive_high, pin.drive_low)
+        )
+        down()
+        if step.long:
+            got = self.keys.next(TAKEN_WITHIN, stop)  # the hold timer runs on real time
+            up()
+        else:
+            time.sleep(self.tap)
+            up()  # a short press is decided on release, in this call
+            got = self.keys.next(TAKEN_WITHIN, stop)
+        # The next press of a key must not look like this one's contact chatter.
+        time.sleep(float(getattr(driver, "bounce_time", 0.0)) + 0.01)
+        if got != step:
+            log.error("emulate: %s came out as %s", step, got)
+        return got == step
+
+
+class GridTwin(Twin):
+    """`touch R C`: a finger on the emulated grid's cell under table cell (R, C)."""
+
+    def __init__(self, grid: Tapped, finger: Any, mat: Any = None) -> None:
+        self.grid, self.finger = grid, finger
+        # How the emulated mat really lies (an Orientation); None: as the grid
+        # driver believes, so a script's table cells land where the stand expects.
+        self.mat = mat
+        self._last_touch: tuple[Cell, float] | None = None
+
+    def takes(self, step: InputEvent) -> bool:
+        return isinstance(step, Touch)
+
+    def play(self, step: InputEvent, stop: threading.Event) -> bool:
+        assert isinstance(step, Touch)
+        driver: Any = self.grid.inner
+        for _ in range(TRIES):
+            lie = self.mat if self.mat is not None else driver.orientation
+            cell = lie.to_grid((step.row, step.col))
+            # What the driver will say it was: the same cell unless the mat lies
+            # otherwise than the driver believes (not calibrated yet).
+            expected = Touch(*driver.orientation.to_table(cell))
+            self._after_bounce(driver, cell, stop)
+            self.finger.press([cell])
+            got = self.grid.next(TAKEN_WITHIN, stop)
+            self.finger.lift()
+            self._wait_clear(driver, stop)
+            self._last_touch = (cell, time.monotonic())
+            if got is None:
+                got = self.grid.next(0)  # counted just before the lift
+            if got is not None:
+                if got != expected:
+                    log.error("emulate: %s came out as %s", step, got)
+                return got == expected
+            if stop.is_set():
+                return False
+            log.warning("emulate: %s not taken by the grid yet; touching again", step)
+        return False
+
+    def _after_bounce(self, driver: Any, cell: Cell, stop: threading.Event) -> None:
+        """The same word again: wait out the bounce window, or it is a bounce."""
+        if self._last_touch is None or self._last_touch[0] != cell:
+            return
+        left = driver.filter.bounce - (time.monotonic() - self._last_touch[1])
+        if left > 0:
+            stop.wait(left + 0.05)
+
+    def _wait_clear(self, driver: Any, stop: threading.Event) -> None:
+        deadline = time.monotonic() + TAKEN_WITHIN
+        while time.monotonic() < deadline and not stop.is_set():
+            if driver.filter.idle:
+                return
+            time.sleep(0.005)
+        log.warning("emulate: the grid did not clear after a touch")
+
+
 class EmulatedScript(InputDriver):
-    """Plays parsed script steps on emulated keys and grid (see the module doc)."""
+    """Plays parsed script steps on emulated devices (see the module doc): each
+    step on the first of `twins` that takes it, else emitted as it is. `keys`
+    (with `pins`) and `grid` (with `finger`, the mat lying `mat`) add the seat
+    keys' and the grid's twins."""
 
     name = "script"
 
@@ -79,6 +186,7 @@ class EmulatedScript(InputDriver):
         steps: Iterable[tuple[int, InputEvent | float]],  # iterated once, as played
         *,
         sync: Callable[[], threading.Event],
+        twins: Sequence[Twin] = (),
         keys: Tapped | None = None,
         pins: Any = None,
         grid: Tapped | None = None,
@@ -94,20 +202,20 @@ class EmulatedScript(InputDriver):
             raise ValueError("an emulated grid needs its finger (the emulated hardware)")
         self.steps = steps
         self.sync = sync
-        self.keys = keys
-        self.pins = pins
-        self.grid = grid
-        self.finger = finger
+        self.twins: list[Twin] = [
+            *([KeysTwin(keys, pins, tap)] if keys is not None else []),
+            *([GridTwin(grid, finger)] if grid is not None else []),
+            *twins,
+        ]
+        if mat is not None:  # how the emulated mat really lies, for every grid
+            for twin in self.twins:
+                if isinstance(twin, GridTwin):
+                    twin.mat = mat
         self.speed = speed
         self.on_done = on_done
-        self.tap = tap
-        # How the emulated mat really lies (an Orientation); None: as the grid
-        # driver believes, so a script's table cells land where the stand expects.
-        self.mat = mat
         self.missed: list[str] = []  # lines whose event never came out of its driver
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._last_touch: tuple[Cell, float] | None = None
 
     def start(self, emit: Emit, report: Report) -> None:
         self._thread = threading.Thread(
@@ -127,10 +235,9 @@ class EmulatedScript(InputDriver):
             if isinstance(step, float):
                 self._stop.wait(step * self.speed)
                 continue
-            if isinstance(step, Press) and self.keys is not None:
-                taken = self._press(step)
-            elif isinstance(step, Touch) and self.grid is not None:
-                taken = self._touch(step)
+            twin = next((t for t in self.twins if t.takes(step)), None)
+            if twin is not None:
+                taken = twin.play(step, self._stop)
             else:
                 emit(step)
                 taken = True
@@ -143,74 +250,6 @@ class EmulatedScript(InputDriver):
                     return
         if self.on_done and not self._stop.is_set():
             self.on_done()
-
-    # -- keys ------------------------------------------------------------------------
-
-    def _press(self, press: Press) -> bool:
-        assert self.keys is not None
-        driver: Any = self.keys.inner
-        pin = self.pins.pin(driver.pin_of(press.seat, press.key))
-        pressed_low = bool(getattr(driver, "pull_up", True))
-        down, up = (
-            (pin.drive_low, pin.drive_high) if pressed_low else (pin.drive_high, pin.drive_low)
-        )
-        down()
-        if press.long:
-            got = self.keys.next(TAKEN_WITHIN, self._stop)  # the hold timer runs on real time
-            up()
-        else:
-            time.sleep(self.tap)
-            up()  # a short press is decided on release, in this call
-            got = self.keys.next(TAKEN_WITHIN, self._stop)
-        # The next press of a key must not look like this one's contact chatter.
-        time.sleep(float(getattr(driver, "bounce_time", 0.0)) + 0.01)
-        if got != press:
-            log.error("emulate: %s came out as %s", press, got)
-        return got == press
-
-    # -- the grid --------------------------------------------------------------------
-
-    def _touch(self, touch: Touch) -> bool:
-        assert self.grid is not None
-        driver: Any = self.grid.inner
-        for _ in range(TRIES):
-            lie = self.mat if self.mat is not None else driver.orientation
-            cell = lie.to_grid((touch.row, touch.col))
-            # What the driver will say it was: the same cell unless the mat lies
-            # otherwise than the driver believes (not calibrated yet).
-            expected = Touch(*driver.orientation.to_table(cell))
-            self._after_bounce(driver, cell)
-            self.finger.press([cell])
-            got = self.grid.next(TAKEN_WITHIN, self._stop)
-            self.finger.lift()
-            self._wait_clear(driver)
-            self._last_touch = (cell, time.monotonic())
-            if got is None:
-                got = self.grid.next(0)  # counted just before the lift
-            if got is not None:
-                if got != expected:
-                    log.error("emulate: %s came out as %s", touch, got)
-                return got == expected
-            if self._stop.is_set():
-                return False
-            log.warning("emulate: %s not taken by the grid yet; touching again", touch)
-        return False
-
-    def _after_bounce(self, driver: Any, cell: Cell) -> None:
-        """The same word again: wait out the bounce window, or it is a bounce."""
-        if self._last_touch is None or self._last_touch[0] != cell:
-            return
-        left = driver.filter.bounce - (time.monotonic() - self._last_touch[1])
-        if left > 0:
-            self._stop.wait(left + 0.05)
-
-    def _wait_clear(self, driver: Any) -> None:
-        deadline = time.monotonic() + TAKEN_WITHIN
-        while time.monotonic() < deadline and not self._stop.is_set():
-            if driver.filter.idle:
-                return
-            time.sleep(0.005)
-        log.warning("emulate: the grid did not clear after a touch")
 
 
 def emulated_grid(
@@ -225,12 +264,15 @@ def emulated_grid(
     `lift()`, `close()`) for a profile's `mpr121` or `serial-grid`."""
     if kind == "mpr121":
         from .mpr121 import COLS, ROWS, electrode_map
-        from .mpr121_emu import EmulatedGrid
+        from .mpr121_emu import EmulatedGrid, IrqLine
 
         emap = options["electrodes"]
         if not hasattr(emap, "addresses"):
             emap = electrode_map(emap, options.get("rows", ROWS), options.get("cols", COLS))
-        hardware = _MatOnChips(EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7))
+        irq = options.get("irq")  # the chips drive it on the emulation's MockFactory pin
+        line = IrqLine(options["pin_factory"].pin(irq)) if irq is not None else None
+        chips = EmulatedGrid(emap, glitches=0.05 if noise else 0.0, seed=7, irq=line)
+        hardware = _MatOnChips(chips)
         driver = driver_class(**{**options, "electrodes": emap, "smbus": hardware.grid.smbus})
         return driver, hardware
     if kind == "serial-grid":

@@ -21,7 +21,13 @@ samples) and CONFIG2 0x20 (0.5 us, 4 samples, 1 ms interval); ECR with CL=10
 (baseline tracking on, starting from the five high bits of the first reading)
 and as many electrodes as the map uses; ECR read back.
 
-Then the driver polls the two touch status bytes of every chip. A chip that
+Then the driver reads the two touch status bytes of every chip: every `poll`
+seconds when the chips' IRQ line is not wired; when it is (`irq`, a GPIO: the
+MPR121's IRQ output is open drain and falls when a touch status changes, and
+is let go when the status is read), it waits on that line while the grid is
+idle (nothing touched, every chip answering) and reads the chips when it falls,
+or after `idle_check` seconds to see that they still run (their ECR), then
+every `poll` seconds again until the grid is idle. A chip that
 fails `lost_after` reads in a row, or raises its over-current flag, is lost:
 one `Health.LOST` report names it, the driver tries its set-up again every
 `retry` seconds, and `Health.BACK` follows when every chip answers again.
@@ -44,6 +50,7 @@ from typing import Any
 
 from keystand.errors import KeystandError
 
+from ..gpio import GpioClaimError, GpioTrouble, diagnose, keep_cwd
 from .base import Emit, Health, HealthReport, InputDriver, InputError, Report
 from .events import Touch
 from .touchfilter import Cell, Orientation, TouchFilter
@@ -247,6 +254,15 @@ class ChipError(KeystandError):
     """A device at a chip's address that is not a working MPR121."""
 
 
+class IrqPinError(InputError, GpioClaimError):
+    """The chips' IRQ line cannot be had; `trouble` says why (keystand.drivers.gpio)."""
+
+    def __init__(
+        self, message: str, trouble: GpioTrouble, *, pin: int, chip: str | None = None
+    ) -> None:
+        super().__init__(message, pin=pin, trouble=trouble, chip=chip)
+
+
 @dataclass
 class _Chip:
     address: int
@@ -288,6 +304,9 @@ class MPR121Grid(InputDriver):
         smbus: Callable[[int], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         wait: Callable[[float], object] | None = None,
+        irq: int | None = None,
+        idle_check: float = 1.0,
+        pin_factory: Any = None,
     ) -> None:
         if isinstance(electrodes, Mapping):  # the profile's table
             electrodes = electrode_map(electrodes, rows, cols)
@@ -310,7 +329,11 @@ class MPR121Grid(InputDriver):
                 f"mpr121 release_threshold {release_threshold} must be below touch_threshold "
                 f"{touch_threshold} (the hysteresis that keeps a touch from flickering)"
             )
-        for name, seconds in (("poll", poll), ("retry", retry)):
+        if irq is not None and (
+            isinstance(irq, bool) or not isinstance(irq, int) or not 0 <= irq <= 27
+        ):
+            raise ValueError(f"mpr121 irq {irq!r}: a BCM GPIO 0..27, or None (polled)")
+        for name, seconds in (("poll", poll), ("retry", retry), ("idle_check", idle_check)):
             number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
             if not (number and 0 < seconds <= 60):
                 raise ValueError(f"mpr121 {name} {seconds!r}: seconds, above 0 and up to 60")
@@ -327,8 +350,15 @@ class MPR121Grid(InputDriver):
         self.orientation = orientation or Orientation(rows=rows, cols=cols)
         self.clock = clock
         self._smbus = smbus
+        self.irq = irq
+        self.idle_check = float(idle_check)
+        self.pin_factory = pin_factory
+        self._irq: Any = None  # the IRQ line's gpiozero device, while running
         self._stop = threading.Event()
-        self._wait = wait or self._stop.wait  # stop() cuts a wait short
+        self._wake = threading.Event()  # the IRQ line fell, or stop()
+        self._wait = wait or self._wake.wait  # stop() and the IRQ line cut a wait short
+        self.polls = 0  # passes over the chips since start (the idle cost, counted)
+        self._verify = False
         self._thread: threading.Thread | None = None
         self._bus: Any = None
         self._emit: Emit = lambda event: None
@@ -342,15 +372,26 @@ class MPR121Grid(InputDriver):
         """Open the bus (InputError if it cannot be) and poll from a thread."""
         self._emit, self._report = emit, report
         self._bus = self._open_bus()
+        if self.irq is not None:
+            try:
+                self._irq = self._claim_irq(self.irq)
+            except InputError:
+                self._bus.close()
+                self._bus = None
+                raise
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="mpr121-grid", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
         self._thread = None
+        if self._irq is not None:
+            self._irq.close()
+            self._irq = None
         if self._bus is not None:
             self._bus.close()
             self._bus = None
@@ -370,18 +411,63 @@ class MPR121Grid(InputDriver):
                 f"{e.strerror or e}; is I2C enabled (raspi-config, dtparam=i2c_arm=on)?"
             ) from e
 
+    def _claim_irq(self, pin: int) -> Any:
+        """The IRQ line as a gpiozero input (pulled up: the chips pull it low)."""
+        import warnings
+
+        from gpiozero import DigitalInputDevice  # only a build with the IRQ wired
+
+        try:
+            with warnings.catch_warnings(), keep_cwd():
+                warnings.simplefilter("ignore")  # gpiozero's back-end fallbacks
+                line = DigitalInputDevice(pin, pull_up=True, pin_factory=self.pin_factory)
+        except Exception as e:  # gpiozero's and lgpio's errors share no root
+            found = diagnose(e)
+            if found is None:
+                raise
+            raise IrqPinError(
+                f"the MPR121's IRQ on GPIO{pin}: {found.detail}",
+                found.trouble,
+                pin=pin,
+                chip=found.chip,
+            ) from e
+        line.when_activated = self._wake.set
+        return line
+
     def _run(self) -> None:
         now = self.clock()
         for chip in self._chips:
             self._try_setup(chip, now)
         self._tell()  # CONNECTED, or LOST naming the chips that did not answer
+        verify = False
         while not self._stop.is_set():
-            self.poll()
-            self._wait(self.poll_interval)
+            self.poll(verify=verify)
+            verify = self._sleep()
 
-    def poll(self) -> None:
+    def _sleep(self) -> bool:
+        """Wait for the next pass: on the IRQ line while the grid is idle (True:
+        the chips are read after an idle wait, their ECR checked too), else `poll`."""
+        self._wake.clear()  # a fall already seen must not cut the next wait short
+        if self._stop.is_set():
+            return False
+        if self._irq is None or not self._idle():
+            self._wait(self.poll_interval)
+            return False
+        if self._irq.is_active:  # a change since the last read
+            return False
+        self._wait(self.idle_check)
+        return not self._irq.is_active
+
+    def _idle(self) -> bool:
+        """Nothing to time: no contact, no chip lost, the filter has no touch pending."""
+        return self.filter.idle and not any(c.lost or c.bits for c in self._chips)
+
+    def poll(self, *, verify: bool = False) -> None:
         """One pass: read every chip, feed the filter, emit a touch that counts.
-        The thread calls it every `poll` seconds."""
+        The thread calls it every `poll` seconds, or when the IRQ line falls;
+        `verify`: check each chip's ECR too (after an idle wait on the IRQ line)."""
+        self.polls += 1
+        self._verify = verify
         now = self.clock()
         status: dict[int, int] = {}
         unknown: set[Cell] = set()  # under a chip that cannot tell this pass
@@ -423,7 +509,8 @@ class MPR121Grid(InputDriver):
         bits &= 0x0FFF
         chip.polls += 1
         released = chip.bits & ~bits
-        if (released or chip.polls % self.check_every == 0) and not self._still_running(chip, now):
+        check = released or self._verify or chip.polls % self.check_every == 0
+        if check and not self._still_running(chip, now):
             return None
         chip.bits = bits
         return bits

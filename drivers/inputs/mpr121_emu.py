@@ -20,7 +20,11 @@ resting across a reset is not felt again until it lifts and lands; with
 `keeps_baseline` the chip comes back with the baselines it had (as a driver
 that saved and restored them would see it) and feels that finger at once,
 which shows whether the driver itself, not the chip, keeps a resting finger
-from counting twice. `FakeSMBus` has the four smbus2
+from counting twice. With an `IrqLine` the chip drives its IRQ output as the datasheet has it: low
+(open drain, shared by every chip on the line) when a touch status bit
+changes, let go when the status is read; since this chip samples only when
+asked, a finger put on or lifted schedules a look `settle` seconds later (the
+debounce's samples), on a timer thread of the emulator's own. `FakeSMBus` has the four smbus2
 calls the driver uses and raises OSError 121 (Remote I/O error, a NACK) for an
 address nobody answers, as Linux's i2c-dev does; its `glitches` rate makes
 some transactions fail or flip a bit of the touch status they read.
@@ -30,9 +34,11 @@ from __future__ import annotations
 
 import errno
 import random
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .mpr121 import (
     CONFIG1,
@@ -58,6 +64,35 @@ OVCF = 0x80  # bit 7 of register 0x01
 MAX_CATCH_UP = 5000  # samples run at once after a long quiet spell (settled by then)
 
 
+class IrqLine:
+    """The chips' IRQ line on a pin (gpiozero's MockPin): open drain, so low
+    while any chip holds it, high (its pull-up) when none does."""
+
+    def __init__(self, pin: Any) -> None:
+        self.pin = pin
+        self.holding: set[int] = set()
+        self.falls = 0  # times it went low
+        self._lock = threading.Lock()
+        pin.drive_high()
+
+    def hold(self, chip: object) -> None:
+        with self._lock:
+            first = not self.holding
+            self.holding.add(id(chip))
+            if first:
+                self.falls += 1
+        if first:
+            self.pin.drive_low()
+
+    def let_go(self, chip: object) -> None:
+        with self._lock:
+            was = bool(self.holding)
+            self.holding.discard(id(chip))
+            last = was and not self.holding
+        if last:
+            self.pin.drive_high()
+
+
 @dataclass(frozen=True)
 class Write:
     """One register write the chip received: where, what, and whether it took."""
@@ -79,8 +114,13 @@ class EmulatedMPR121:
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         keeps_baseline: bool = False,
+        irq: IrqLine | None = None,
+        schedule: Callable[[float, Callable[[], None]], None] | None = None,
     ) -> None:
         self.keeps_baseline = keeps_baseline
+        self.irq = irq
+        self.schedule = schedule or _timer
+        self._lock = threading.RLock()  # the driver's thread and the emulator's timers
         self._kept: list[int] | None = None  # the baselines before the last reset
         self.level = [level] * ELECTRODES  # each electrode's data with no finger
         self.finger = finger  # how far a finger pulls an electrode's data down
@@ -97,12 +137,29 @@ class EmulatedMPR121:
 
     def touch(self, electrode: int, delta: int | None = None) -> None:
         """A finger on `electrode` (a smaller `delta` is a hover above it)."""
-        self._catch_up()
-        self._drop[electrode] = self.finger if delta is None else delta
+        with self._lock:
+            self._catch_up()
+            self._drop[electrode] = self.finger if delta is None else delta
+        self._settle_later()
 
     def release(self, electrode: int) -> None:
-        self._catch_up()
-        self._drop[electrode] = 0
+        with self._lock:
+            self._catch_up()
+            self._drop[electrode] = 0
+        self._settle_later()
+
+    def _settle_later(self) -> None:
+        """With an IRQ line: look again once the debounce's samples have run, so
+        the status changes (and the line falls) when the real chip's would."""
+        if self.irq is None or not self.running:
+            return
+        debounce = self.regs[DEBOUNCE]
+        samples = max(debounce & 0x07, debounce >> 4 & 0x07) + 2
+        self.schedule(samples * self._interval(), self._settle)
+
+    def _settle(self) -> None:
+        with self._lock:
+            self._catch_up()
 
     def overcurrent(self) -> None:
         """REXT shorted: the chip sets OVCF and stops, as the datasheet says."""
@@ -141,10 +198,17 @@ class EmulatedMPR121:
         self._last = self.clock()
 
     def read(self, reg: int) -> int:
-        self._catch_up()
-        return self.regs[reg & 0xFF]
+        with self._lock:
+            self._catch_up()
+            if self.irq is not None and reg & 0xFF in (TOUCH_STATUS, TOUCH_STATUS + 1):
+                self.irq.let_go(self)  # reading the status lets the line go
+            return self.regs[reg & 0xFF]
 
     def write(self, reg: int, value: int) -> None:
+        with self._lock:
+            self._write(reg, value)
+
+    def _write(self, reg: int, value: int) -> None:
         self._catch_up()
         reg &= 0xFF
         value &= 0xFF
@@ -241,8 +305,11 @@ class EmulatedMPR121:
             if tracking:
                 self._track(e, data, touched)
             regs[BASELINE + e] = self._baseline[e] >> 2
+        was = regs[TOUCH_STATUS] | (regs[TOUCH_STATUS + 1] & 0x0F) << 8
         regs[TOUCH_STATUS] = status & 0xFF
         regs[TOUCH_STATUS + 1] = (regs[TOUCH_STATUS + 1] & 0xF0) | status >> 8
+        if self.irq is not None and status != was:
+            self.irq.hold(self)
 
     def _track(self, e: int, data: int, touched: bool) -> None:
         regs, base = self.regs, FILTER
@@ -268,6 +335,13 @@ class EmulatedMPR121:
             step = min(2 * nhd, abs(diff))
             self._baseline[e] += step if diff > 0 else -step
             self._noise_count[e] = 0
+
+
+def _timer(delay: float, then: Callable[[], None]) -> None:
+    timer = threading.Timer(delay, then)
+    timer.name = "mpr121-emulated-settle"
+    timer.daemon = True
+    timer.start()
 
 
 def _nack(address: int) -> OSError:
@@ -371,11 +445,13 @@ class EmulatedGrid:
         glitches: float = 0.0,
         seed: int = 0,
         keeps_baseline: bool = False,
+        irq: IrqLine | None = None,
     ) -> None:
         self.map = electrode_map
+        self.irq = irq
         self.chips = {
             a: EmulatedMPR121(
-                clock=clock, rng=random.Random(seed + a), keeps_baseline=keeps_baseline
+                clock=clock, rng=random.Random(seed + a), keeps_baseline=keeps_baseline, irq=irq
             )
             for a in electrode_map.addresses
         }

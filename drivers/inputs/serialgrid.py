@@ -201,6 +201,7 @@ class SerialGrid(InputDriver):
         ask_every: float = 1.0,
         reopen_every: float = 1.0,
         read_timeout: float = 0.02,
+        idle_timeout: float | None = None,
         serial_for_url: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -223,6 +224,16 @@ class SerialGrid(InputDriver):
         self.ask_every = float(ask_every)
         self.reopen_every = float(reopen_every)
         self.read_timeout = float(read_timeout)
+        # With no finger on the grid nothing is timed between the board's frames
+        # (four a second): a read waits for the next byte up to a quarter of the
+        # keep-alive's period, not 20 ms, so an idle stand's thread sleeps.
+        self.idle_timeout = (
+            min(self.silent_after, self.ask_every) / 4 if idle_timeout is None else idle_timeout
+        )
+        if not 0 < self.idle_timeout <= 60:
+            raise ValueError(
+                f"serial grid idle_timeout {idle_timeout!r}: seconds, above 0 and up to 60"
+            )
         self.clock = clock
         self._serial_for_url = serial_for_url
         self._stop = threading.Event()
@@ -270,6 +281,9 @@ class SerialGrid(InputDriver):
                 self._stop.wait(self.reopen_every)
                 continue
             try:
+                wanted = self.read_timeout if not self.filter.idle else self.idle_timeout
+                if self._serial.timeout != wanted:
+                    self._serial.timeout = wanted
                 data = self._serial.read(max(1, self._serial.in_waiting))
                 now = self.clock()
                 for message in self.parser.feed(data):
