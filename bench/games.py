@@ -10,9 +10,10 @@ revealed.
 
 Duet: a giver's clue key, the guesser's touches and pass key (`Act`, as a
 script names them). Classic, as the stand is used (docs/classic-screens.md):
-the spymasters' clue key on seat A (the clue of the team on turn, no number),
-the operatives' touches and their pass key on seat B (`Press`, the keys
-themselves); the turn timer off.
+the spymasters' keys on seat A (Clue…, +1 up to the clue's number, 1 to 3,
+in bursts 4 or 5 so that a burst fits its plus one, then the clue with it:
+docs/buttons-only.md), the operatives' touches and
+their pass key on seat B (`Press`, the keys themselves); the turn timer off.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ THINK = (8.0, 30.0)  # seconds a clue giver thinks before the clue
 BURST = 5  # touches ...
 BURST_WITHIN = 1.0  # ... within this many seconds
 DEAL_AFTER = 5.0  # seconds after the end screen's reveal until the next deal
+KEY_GAP = 0.6  # seconds between the spymasters' presses choosing a clue's number
+CLUE_NUMBERS = (1, 1, 2, 2, 2, 3)  # the numbers the spymasters give, as often as listed
+# In bursts: a clue whose number plus one leaves room for a whole burst and more.
+BURST_NUMBERS = (4, 5)
 DUET_GRID = registry.get("duet").grid  # the cells the bots pick from
 
 
@@ -115,9 +120,11 @@ def duet(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], f
 SPYMASTERS, OPERATIVES = Seat.A, Seat.B  # classic's roles on the stand
 
 
-def _classic_pick(state: classic.Classic, rnd: random.Random) -> int:
+def _classic_pick(state: classic.Classic, rnd: random.Random, streak: bool = False) -> int:
     """A word for the operatives to touch: mostly their own team's agent, else a
-    bystander or the other team's agent, rarely the assassin."""
+    bystander or the other team's agent, rarely the assassin. In a `streak` (a
+    burst: five touches within a second, words they are sure of) their own agent
+    while one is left, so a burst is not cut short by a wrong guess."""
     grid = registry.get("classic").grid
     open_cells = [c for c in range(grid.cells) if c not in state.covered]
     own = [c for c in open_cells if c in state.card.agents(state.team)]
@@ -125,7 +132,7 @@ def _classic_pick(state: classic.Classic, rnd: random.Random) -> int:
     wrong = [c for c in open_cells if state.card.key(c) in wrong_keys]
     assassins = [c for c in open_cells if state.card.key(c) is ClassicKey.ASSASSIN]
     roll = rnd.random()
-    if own and (roll < 0.72 or not wrong):
+    if own and (streak or roll < 0.72 or not wrong):
         return rnd.choice(own)
     if assassins and roll > 0.985:
         return rnd.choice(assassins)
@@ -143,6 +150,27 @@ def _key(state: classic.Classic, seat: Seat, key: KeyName) -> tuple[InputEvent, 
     return Press(seat.value, key), after
 
 
+def _numbered_clue(
+    state: classic.Classic, rnd: random.Random, burst: bool
+) -> tuple[list[InputEvent], classic.Classic]:
+    """The spymasters' presses for a clue with a number, as the stand takes them:
+    Clue… (clue), +1 (clue) up to the number, then the clue (menu); and the state
+    after the clue."""
+    game = registry.get("classic")
+    numbers = game.clue_numbers
+    assert numbers is not None
+    number = rnd.choice(BURST_NUMBERS if burst else CLUE_NUMBERS)
+    steps = number - int(numbers.start)
+    presses: list[InputEvent] = [Press(SPYMASTERS.value, KeyName.CLUE)] * (1 + steps)
+    clue = game.numbered_clue(state, SPYMASTERS, str(number))
+    if clue is None:
+        raise RuntimeError("classic: the spymasters' keys give no clue now")
+    after, result = state.apply(clue)
+    if registry.refused(result):
+        raise RuntimeError(f"classic: the spymasters' clue for {number} refused: {result}")
+    return [*presses, Press(SPYMASTERS.value, KeyName.MENU)], after
+
+
 def classic_game(seed: int, start: float, *, burst: bool = False) -> tuple[list[Step], float]:
     """One classic game's inputs from `start`; returns them and when the game ended."""
     rnd = random.Random(seed)
@@ -156,8 +184,10 @@ def classic_game(seed: int, start: float, *, burst: bool = False) -> tuple[list[
             break
         if state.phase is classic.Phase.AWAITING_CLUE:
             t += rnd.uniform(*THINK)
-            press, state = _key(state, SPYMASTERS, KeyName.CLUE)
-            steps.append(Step(t, press))
+            presses, state = _numbered_clue(state, rnd, burst)
+            for k, press in enumerate(presses):
+                steps.append(Step(t + k * KEY_GAP, press))
+            t += (len(presses) - 1) * KEY_GAP
             touches = 0
             continue
         in_burst = burst and touches < BURST
@@ -167,7 +197,7 @@ def classic_game(seed: int, start: float, *, burst: bool = False) -> tuple[list[
             press, state = _key(state, OPERATIVES, KeyName.PASS)
             steps.append(Step(t, press))
             continue
-        row, col = game.grid.row_col(_classic_pick(state, rnd))
+        row, col = game.grid.row_col(_classic_pick(state, rnd, streak=in_burst))
         touches += 1
         steps.append(Step(t, Touch(row, col), burst_end=burst and touches == BURST))
         state, _ = state.apply(game.touch_event(state, row, col, penalty=False))

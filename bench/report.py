@@ -172,8 +172,9 @@ def markdown(r: dict[str, Any]) -> str:
         f"{r['table_pace']['touch_gap_s'][0]:g} to {r['table_pace']['touch_gap_s'][1]:g} s, "
         f"a clue after {r['table_pace']['clue_think_s'][0]:g} to "
         f"{r['table_pace']['clue_think_s'][1]:g} s of thinking; bursts: "
-        f"{r['table_pace']['burst']}; classic: the spymasters' clue key on seat A, the "
-        f"operatives' touches and pass key on seat B, the turn timer off); ghosting budget "
+        f"{r['table_pace']['burst']}; classic: the spymasters' keys on seat A giving each "
+        f"clue with its number (Clue…, +1 up to 1 to 3, in bursts 4 or 5, then Clue N), "
+        f"the operatives' touches and pass key on seat B, the turn timer off); ghosting budget "
         f"`[stand] max_partials` = {r['max_partials']} (the desktop profile)",
         "",
         "## Goals",

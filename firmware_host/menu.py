@@ -40,6 +40,7 @@ class Item(enum.Enum):
     GAME = "game"  # deals a new game of the next game there is (games.names())
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
     TIMER = "timer"  # the turn timer's length (a game that has one)
+    NUMBERS = "numbers"  # the clue's number on the keys, or none (a game whose clue has one)
 
 
 # The entries whose choice the rules fix at a game's start, by the field of
@@ -177,6 +178,8 @@ class Menu:
         if item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
             i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
             return Choice(replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)]))
+        if item is Item.NUMBERS:  # on -> off -> on: acts on the next clue
+            return Choice(replace(s, numbers=not s.numbers))
         if item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
             cycle = [None, self.seat, self.seat.partner]
             return Choice(replace(s, first=cycle[(cycle.index(s.first) + 1) % 3]))

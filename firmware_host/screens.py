@@ -105,6 +105,7 @@ def context(stand: Stand, seat: Seat) -> games.Context:
         penalty_pending=stand.penalty_pending,
         timer=stand.timer_left,
         cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
+        number=stand.numbering.get(seat),  # the clue's number being chosen: its own screen
         next_mission=stand.settings.mission,
     )
 
@@ -147,6 +148,8 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
                 )
             else:
                 lines.append(layouts.MenuLine(entry, "timer_off"))
+        elif item is Item.NUMBERS:
+            lines.append(layouts.MenuLine(entry, "numbers_on" if s.numbers else "numbers_off"))
         else:
             lines.append(layouts.MenuLine(entry))
     lines = [replace(line, next_game=i in later) for i, line in zip(menu.items, lines, strict=True)]

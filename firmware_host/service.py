@@ -90,8 +90,10 @@ def _nothing(stand: Stand) -> dict[str, Any]:
 
 def awaiting_clue(stand: Stand) -> bool:
     """A quiet moment for both panels, as the game in play says (its `quiet`): the
-    refresh policy may clear the ghosting now."""
-    return stand.state is not None and stand.game.quiet(stand.state)
+    refresh policy may clear the ghosting now. Not while a seat chooses its clue's
+    number on its keys: its next press comes at once, and must not wait behind a
+    clearing."""
+    return stand.state is not None and stand.game.quiet(stand.state) and not stand.numbering
 
 
 def game_over(stand: Stand) -> bool:

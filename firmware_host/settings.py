@@ -47,6 +47,10 @@ class Settings:
     # stray last touch: once they have seen the whole card the game cannot go on.
     reveal_delay: float = 10.0
     timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
+    # A game whose clue takes a number (classic): chosen on the keys before the clue
+    # (the rulebook's "Baum: 2", and its plus one); off, the clue key gives the clue
+    # in one press with no number, for a group that keeps the count itself.
+    numbers: bool = True
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
@@ -64,6 +68,7 @@ class Settings:
             "first": self.first.value if self.first else None,
             "lang": list(self.lang),
             "timer": self.timer,
+            "numbers": self.numbers,
         }
 
     def loaded(self, data: dict[str, Any]) -> Settings:
@@ -83,6 +88,10 @@ class Settings:
             s = replace(s, timer=data.get("timer", s.timer))
         else:
             log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
+        if isinstance(data.get("numbers", s.numbers), bool):
+            s = replace(s, numbers=data.get("numbers", s.numbers))
+        else:
+            log.warning("settings.json: numbers %r: expected true or false", data["numbers"])
         if isinstance(data.get("loose_order"), bool):
             s = replace(s, loose_order=data["loose_order"])
         if data.get("first") in (None, "A", "B"):

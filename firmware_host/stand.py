@@ -16,6 +16,10 @@ does (`_game_key`), so a label cannot say what its key does not do:
 - On a stand with keys and no grid, the guesser's clue key picks a word: its
   cursor shows, and the keys move it (next, down), go back, or guess the word
   under it (docs/buttons-only.md).
+- A game whose clue takes a number (classic: the game's `clue_numbers`): the
+  clue key chooses it first ("Clue…"), then the keys step it (+1, -1), go back,
+  or give the clue with the number their label names ("Clue 2"); with the menu's
+  Clue number off, one press gives the clue with none.
 - In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
   The menu is drawn on that seat's screen only and shows no key.
 
@@ -79,6 +83,11 @@ PICKING = {
     KeyName.UNDO: "back",
     KeyName.MENU: "guess",
 }
+# A seat choosing its clue's number: step it up and down, go back, or give the clue
+# ("give:N", the label naming the number: "Clue 2"). The keys sit where the picking
+# keys do, so a keys-only table learns one pattern.
+NUMBERING = {KeyName.CLUE: "plus", KeyName.PASS: "minus", KeyName.UNDO: "back"}
+GIVE = "give:"  # the meaning that gives the clue, before the number it gives
 
 REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
 # Seconds the partner's screen says one seat left the game for a new one (unless
@@ -142,6 +151,10 @@ class Stand:
     cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
     cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
     picking: set[Seat] = field(default_factory=set)  # the seats whose cursor shows
+    # The seats choosing their clue's number on their keys, and the number shown (a
+    # value of the game's `clue_numbers`): that seat's view state, journaled only
+    # as the clue it gives.
+    numbering: dict[Seat, str] = field(default_factory=dict)
     penalty_pending: bool = False  # an invalid clue called: the next touch names the word
     timer: TurnTimer = field(default_factory=TurnTimer)  # the turn timer (a game with one)
     # Turns the timer ended with no input at the table since: at IDLE_TIMEOUTS (each
@@ -279,6 +292,7 @@ class Stand:
         self.hints.clear()
         self.cursors.clear()
         self.picking.clear()
+        self.numbering.clear()
         self.repaired = None if self.state is not None else self.repaired
         self.state = state
         self.menus.clear()
@@ -511,6 +525,8 @@ class Stand:
             return self.menus[seat].meaning(key)
         if seat in self.picking:
             return PICKING[key]  # held or not: a held guess must not open the menu
+        if seat in self.numbering:
+            return self._number_meaning(seat, key)
         if key is KeyName.MENU:
             return "menu" if long else None
         if key is KeyName.UNDO and self.calibrating is not None and not long:
@@ -528,7 +544,35 @@ class Stand:
         event = self.game.key_event(self.state, seat, key.value)
         if event is not None and self.held(event) is not None:
             return None  # that seat's panel fails: the game holds (the other screen says)
-        return self.game.key_label(self.state, seat, key.value)
+        label = self.game.key_label(self.state, seat, key.value)
+        if label == "clue" and self._numbered():
+            return "number"  # the clue's number first: "Clue…"
+        return label
+
+    def _numbered(self) -> bool:
+        """Whether the clue key chooses the clue's number before giving it: a game
+        whose clue has one, and the menu's Clue number on."""
+        return self.game.clue_numbers is not None and self.settings.numbers
+
+    def _number_meaning(self, seat: Seat, key: KeyName) -> str | None:
+        """`seat`'s keys while it chooses its clue's number: +1 and -1 while there
+        is a number that way (the rulebook's 0 to 9, then unlimited), back, and the
+        menu key, pressed or held (a held one must not open the menu), gives the
+        clue with the number its label names."""
+        numbers = self.game.clue_numbers
+        assert numbers is not None and self.state is not None
+        values, number = numbers.values, self.numbering[seat]
+        at = values.index(number)
+        if key in NUMBERING:
+            word = NUMBERING[key]
+            past_an_end = (word == "plus" and at + 1 == len(values)) or (
+                word == "minus" and at == 0
+            )
+            return None if past_an_end else word
+        event = self.game.numbered_clue(self.state, seat, number)
+        if event is None or self.held(event) is not None:
+            return None  # that seat's panel fails: the game holds
+        return GIVE + number
 
     def _may_undo(self, seat: Seat) -> bool:
         """Whether `seat`'s undo asks (or confirms): not a request its partner would
@@ -551,6 +595,8 @@ class Stand:
         word = self.meaning(seat, press.key, press.long)
         if word is None:
             self._unlabelled(seat, press, now)
+        elif seat in self.numbering or word == "number":
+            self._number_key(seat, word, now)
         elif word in ("clue", "arm", "end_turn"):  # the game's own keys
             assert self.state is not None
             self._game(self.game.key_event(self.state, seat, press.key.value), now)
@@ -565,6 +611,24 @@ class Stand:
             self.calibrating = None  # the calibration called off; the grid as it was
         else:
             self._pick_key(seat, word, now)
+
+    def _number_key(self, seat: Seat, word: str, now: float) -> None:
+        """A key of the seat choosing its clue's number (`_number_meaning`)."""
+        numbers = self.game.clue_numbers
+        assert numbers is not None and self.state is not None
+        values = numbers.values
+        if word == "number":
+            self.numbering[seat] = numbers.start
+        elif word == "back":
+            del self.numbering[seat]
+        elif word in ("plus", "minus"):
+            at = values.index(self.numbering[seat]) + (1 if word == "plus" else -1)
+            self.numbering[seat] = values[at]
+        elif word.startswith(GIVE):
+            # The number the label names is the one journaled: the label was drawn
+            # from this same meaning. Taken, the clue ends the choosing (`_game`);
+            # not saved (a full disk), the number stays for another press.
+            self._game(self.game.numbered_clue(self.state, seat, word.removeprefix(GIVE)), now)
 
     def _pick_key(self, seat: Seat, word: str, now: float) -> None:
         """A key of the guesser picking a word with its cursor (buttons only)."""
@@ -589,7 +653,11 @@ class Stand:
     def _unlabelled(self, seat: Seat, press: Press, now: float) -> None:
         """A key that does nothing now: the screen says what would, or the rules
         say why not."""
-        if press.key is KeyName.MENU:
+        if seat in self.numbering:
+            # +1 past unlimited, -1 below 0, or the clue held for a failed panel:
+            # the screen already shows the number and what the other keys do.
+            log.info("%s %s while choosing the clue's number: ignored", press.key.value, seat.value)
+        elif press.key is KeyName.MENU:
             self._hint((seat,), "hold_menu", now)  # a short press does nothing
         elif self._over_and_shown():
             self._hint((seat,), "too_late", now)  # the end is final: clue deals the next
@@ -665,6 +733,9 @@ class Stand:
         self.picking = {seat for seat in self.picking if self._may_pick(seat)}
         if not refused:
             self.hints.clear()
+            # The number was being chosen for the clue awaited then: any event the
+            # rules took (the clue itself, the timer ending the turn) ends that.
+            self.numbering.clear()
         self.undo_request = None if not refused else self.undo_request
         return result
 

@@ -7,9 +7,10 @@ Both screens share one layout, the Duet play screen's: the grid on the left
   guesses", "Blue covers a word", "Red wins!"); inverted, white on black, when the
   people facing this screen must act (the spymasters give a clue or cover a
   word; the operatives guess);
-- one line under it: the guesses the clue still allows (or that there is no
-  limit), the team that started, "Invalid clue" while a penalty is pending, or
-  how the game was won;
+- one line under it: the clue's number and the guesses it still allows (or
+  that there is no limit), the team that started, "Invalid clue" while a
+  penalty is pending, or how the game was won; on the spymasters' screen, the
+  number they are choosing for their clue on the keys;
 - a row of counters: each team's symbol (red a disc, blue a diamond, as on
   the grid) and its agents left, the counter of the team the headline names
   inverted (which ties the symbol to the name); and the turn timer (an
@@ -39,8 +40,16 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from . import i18n
-from .classic_cells import ClassicLook, draw_classic_cell, draw_hourglass, draw_symbol
+from .classic_cells import (
+    DIAMOND,
+    DISC,
+    ClassicLook,
+    draw_classic_cell,
+    draw_hourglass,
+    draw_symbol,
+)
 from .classic_view import (
+    ClassicLast,
     ClassicLastKind,
     ClassicPublic,
     ClassicStage,
@@ -49,8 +58,10 @@ from .classic_view import (
     SpymastersView,
     Team,
     Win,
+    number_text,
 )
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
+from .legibility import stroke_px
 from .panels import PanelSpec
 from .play import FRAME, INSET, PAD, digits, draw_lines
 from .text import BLACK, WHITE, TextBox, draw_text, line_height, width
@@ -66,7 +77,19 @@ FINE = 10
 LAST_SECONDS = 5
 WIDEST_TIME = "8:88"  # the digits of the font are all one width; 8 inks the most
 
-SYMBOL_GAP = 3  # between a symbol and its number
+SYMBOL_GAP = 3  # between a symbol's box and its number, at the least
+
+
+def symbol_gap(stroke: int, ink: int) -> int:
+    """The white between a sign's box and its number, digits `ink` pixels tall, on
+    a panel whose 0.4 mm is `stroke` pixels: the blue diamond's points reach past
+    the box (more with larger digits), and a stroke of white must stay between
+    them and the digits (tests/test_marks.py measures it)."""
+    size = sign_size("team", ink)[0]
+    reach = ((round(size * DIAMOND / DISC) | 1) - size) // 2
+    return SYMBOL_GAP + (stroke - 2) + max(0, reach - 2)
+
+
 ROW_GAP = 4  # between the boxes of the counters' row
 
 
@@ -118,24 +141,28 @@ def sign_size(kind: str, ink: int) -> tuple[int, int]:
     return side, side
 
 
-def _tally(x: int, y: int, w: int, h: int, kind: str, text: str, size: int) -> Tally:
+def _tally(
+    x: int, y: int, w: int, h: int, kind: str, text: str, size: int, stroke: int = 2
+) -> Tally:
     """A box `w` x `h` at (x, y) with a sign and `text` (its widest form) at `size`."""
     top, bottom = digits(size)
     ink = bottom - top
     sw_, sh_ = sign_size(kind, ink)
     text_w = width(text, size)
-    left = x + (w - (sw_ + SYMBOL_GAP + text_w)) // 2
+    gap = symbol_gap(stroke, ink)
+    left = x + (w - (sw_ + gap + text_w)) // 2
     ink_y = y + (h - ink) // 2
     sign_y = ink_y + (ink - sh_) // 2
-    box = TextBox(left + sw_ + SYMBOL_GAP, ink_y - top, text_w, size)
+    box = TextBox(left + sw_ + gap, ink_y - top, text_w, size)
     return Tally((x, y, x + w, y + h), (left, sign_y, left + sw_, sign_y + sh_), box)
 
 
-def tally_width(kind: str, text: str, size: int) -> int:
+def tally_width(kind: str, text: str, size: int, stroke: int = 2) -> int:
     """The narrowest box that holds a sign and `text` at `size`, with its margins."""
     top, bottom = digits(size)
     inner = _inner(bottom - top)
-    return 2 * inner + sign_size(kind, bottom - top)[0] + SYMBOL_GAP + width(text, size)
+    ink = bottom - top
+    return 2 * inner + sign_size(kind, ink)[0] + symbol_gap(stroke, ink) + width(text, size)
 
 
 def _inner(ink: int) -> int:
@@ -189,14 +216,18 @@ class ClassicLayout:
         ]
 
 
-def _timer_sizes(number: int, body: int, sw: int, row_fits: bool) -> tuple[int, int, bool]:
+def _timer_sizes(
+    number: int, body: int, sw: int, row_fits: bool, stroke: int = 2
+) -> tuple[int, int, bool]:
     """The timer's type size, the team counters' and whether the timer takes a row
     of its own, in a column `sw` wide: the counters kept at `number` if the timer
     fits beside them at `body` or larger, else a row of its own if the column has
     the height (`row_fits`), else both shrunk together."""
 
     def row(team: int, timer: int) -> int:
-        return 2 * tally_width("team", "8", team) + tally_width("timer", WIDEST_TIME, timer)
+        return 2 * tally_width("team", "8", team, stroke) + tally_width(
+            "timer", WIDEST_TIME, timer, stroke
+        )
 
     for size in range(number, body - 1, -1):
         if row(number, size) + 2 * ROW_GAP <= sw:
@@ -229,6 +260,7 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     sw = sx1 - sx
     top, bottom = digits(st.number)
     row_h = bottom - top + 2 * _inner(bottom - top)
+    stroke = stroke_px(panel)
     # The timer shares the counters' row if it fits there at the counters' size or
     # smaller (never below the body text's); failing that, the counters shrink with
     # it (a short column has no height for a row of its own); else it takes one.
@@ -243,7 +275,7 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     ]
     if timed:
         row_fits = sum(hgt for _, hgt in stack) + row_h <= sy1 - sy
-        timer_size, team_size, timer_row = _timer_sizes(st.number, st.body, sw, row_fits)
+        timer_size, team_size, timer_row = _timer_sizes(st.number, st.body, sw, row_fits, stroke)
     if timer_row:
         stack.insert(3, ("timer", row_h))
     spare = (sy1 - sy) - sum(hgt for _, hgt in stack)
@@ -260,17 +292,17 @@ def layout(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
         elif name == "counters":
             tw = (sw - ROW_GAP) // 2
             if timed and not timer_row:
-                timer_w = tally_width("timer", WIDEST_TIME, timer_size)
+                timer_w = tally_width("timer", WIDEST_TIME, timer_size, stroke)
                 tw = (sw - timer_w - 2 * ROW_GAP) // 2
                 tx = sx + 2 * (tw + ROW_GAP)
-                timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size)
+                timer = _tally(tx, y, sx1 - tx, hgt, "timer", WIDEST_TIME, timer_size, stroke)
             right = sx + tw + ROW_GAP
             teams = (
-                _tally(sx, y, tw, hgt, "team", "8", team_size),
-                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", team_size),
+                _tally(sx, y, tw, hgt, "team", "8", team_size, stroke),
+                _tally(right, y, tw if timer else sx1 - right, hgt, "team", "8", team_size, stroke),
             )
         elif name == "timer":
-            timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number)
+            timer = _tally(sx, y, sw, hgt, "timer", WIDEST_TIME, st.number, stroke)
         else:  # the message: the last input (framed when refused) or a note
             lines = st.note_lines
             boxes["message"] = TextBox(sx + INSET, y + INSET, sw - 2 * INSET, st.body, lines)
@@ -294,10 +326,11 @@ def across(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     """A classic screen on an area too narrow for a column beside the grid
     (`Style.across`), as the Duet play screen's `across`: the headline across the
     top, the message across the foot, the grid between them, and beside it the
-    line under the headline over the counters, one above the other."""
+    line under the headline over the teams' counters, and the timer under them."""
     w, h = panel.size
     st = panel.style
     m = st.margin
+    stroke = stroke_px(panel)
     head = TextBox(m + PAD, m + PAD, w - 2 * (m + PAD), st.headline, st.headline_lines)
     message_h = st.note_lines * line_height(st.body)
     message = TextBox(
@@ -312,19 +345,20 @@ def across(panel: PanelSpec, timed: bool = False, grid: Shape = SQUARE) -> Class
     bw = w - m - bx
     ink_top, ink_bottom = digits(st.number)
     row_h = ink_bottom - ink_top + 2 * _inner(ink_bottom - ink_top)
-    rows = 3 if timed else 2
+    # The teams side by side (one digit each), then the timer in a row of its own.
+    rows = 2 if timed else 1
     sub_h = st.sub_lines * line_height(st.body)
     gap = max(0, (room - sub_h - rows * row_h) // (rows + 1))
     sub = TextBox(bx, top + gap, bw, st.body, st.sub_lines)
     y = sub.y + sub_h + gap
+    tw = (bw - ROW_GAP) // 2
     teams = (
-        _tally(bx, y, bw, row_h, "team", "8", st.number),
-        _tally(bx, y + row_h + gap, bw, row_h, "team", "8", st.number),
+        _tally(bx, y, tw, row_h, "team", "8", st.number, stroke),
+        _tally(bx + tw + ROW_GAP, y, bw - tw - ROW_GAP, row_h, "team", "8", st.number, stroke),
     )
     timer = None
     if timed:
-        y += 2 * (row_h + gap)
-        timer = _tally(bx, y, bw, row_h, "timer", WIDEST_TIME, st.body)
+        timer = _tally(bx, y + row_h + gap, bw, row_h, "timer", WIDEST_TIME, st.number, stroke)
     return ClassicLayout(gx, gy, cell, head, sub, teams, timer, message, (m, m, w - m, h - m), grid)
 
 
@@ -354,8 +388,11 @@ def acting(view: ClassicView) -> bool:
     return not spymasters
 
 
-def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
-    """The sub line's key, and the values for its placeholders."""
+def sub(public: ClassicPublic, choosing: str | None = None) -> tuple[str, dict[str, str]]:
+    """The sub line's key, and the values for its placeholders; `choosing`: the
+    number the spymasters are choosing for their clue (their screen only)."""
+    if choosing is not None:
+        return "choosing", {"n": number_text(choosing)}
     if public.winner is not None:
         # The other team's touch or clue ended it: the sub names that team.
         if public.win in (Win.ASSASSIN, Win.GIVEN, Win.PENALTY):
@@ -365,9 +402,12 @@ def sub(public: ClassicPublic) -> tuple[str, dict[str, str]]:
     if public.penalty:
         return "invalid", {}
     if public.stage is ClassicStage.GUESSING:
-        if public.guesses_left is None:
+        n = public.clue_number
+        if n is None:  # a clue given with no number: the group keeps the count
             return "no_limit", {}
-        return "guesses_left", {"n": str(public.guesses_left)}
+        if public.guesses_left is None:  # 0 or unlimited: "Ignoriert die Regel plus 1"
+            return "numbered_no_limit", {"n": number_text(n)}
+        return "numbered", {"n": number_text(n), "left": str(public.guesses_left)}
     return f"started_{public.starting.value}", {}
 
 
@@ -384,8 +424,24 @@ def last_key(public: ClassicPublic) -> tuple[str, str] | None:
         team = last.colour.team.value
         if public.stage is ClassicStage.OVER:
             return "classic_last", f"{team}_found"
+        if used_up(last):
+            return "classic_last", f"{team}_used_up"
         return "classic_last", f"{team}_{'over' if last.turn_over else 'on'}"
     return "classic_last", last.kind.value
+
+
+def used_up(last: ClassicLast) -> bool:
+    """Whether a touch found the team's own agent and still ended the turn: the
+    clue's last guess, its number plus one ("dürfen sie 1 Rateversuch mehr als die
+    beim Hinweis angegebene Zahl ausführen"). Only the limit ends a turn so (a last
+    agent ends the game instead)."""
+    colour = last.colour
+    return (
+        last.kind is ClassicLastKind.AGENT
+        and last.turn_over
+        and colour is not None
+        and colour.team is last.team
+    )
 
 
 def message_key(public: ClassicPublic) -> tuple[str, str] | None:
@@ -426,12 +482,11 @@ def note_key(public: ClassicPublic) -> str | None:
 
 def looks(view: ClassicView) -> dict[int, ClassicLook]:
     """How each table cell looks: the key's colour on the spymasters' screen, the
-    tile's colour (or nothing) on the operatives'."""
+    tile's colour (or nothing) on the operatives', until the end is final and
+    their view has the key too."""
     p = view.public
     framed = p.last.cell if p.last else None
-    colours: tuple[Colour | None, ...] = (
-        view.key if isinstance(view, SpymastersView) else p.revealed
-    )
+    colours: tuple[Colour | None, ...] = p.revealed if view.key is None else view.key
     return {
         i: ClassicLook(colour, p.revealed[i] is not None, i == framed)
         for i, colour in enumerate(colours)
@@ -455,12 +510,14 @@ def _draw_grid(
     seat: SeatId,
     lay: ClassicLayout,
     cells: dict[int, ClassicLook],
+    stroke: int,
 ) -> dict[int, Box]:
     x, y, cell = lay.grid_x, lay.grid_y, lay.cell
     draw_lines(d, x, y, cell, lay.grid)
     boxes = grid_boxes(seat, x, y, cell, lay.grid)
-    for i, box in boxes.items():
-        draw_classic_cell(d, box, cells[i])
+    # The framed cell last: its frame lies over its neighbours' edges.
+    for i in sorted(boxes, key=lambda i: cells[i].framed):
+        draw_classic_cell(d, boxes[i], cells[i], stroke)
     return boxes
 
 
@@ -469,7 +526,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
     lay = layout(panel, timed=p.timer is not None, grid=p.grid)
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
-    boxes = _draw_grid(d, facing(view), lay, looks(view))
+    boxes = _draw_grid(d, facing(view), lay, looks(view), stroke_px(panel))
     s = i18n.strings(lang)
     head, team = headline(p)
     act = acting(view)
@@ -477,7 +534,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
     if act:
         d.rectangle(inclusive(lay.bar), fill=BLACK)
     draw_text(d, s["classic_headline"][head], lay.headline, fill=ink, middle=True)
-    key, values = sub(p)
+    key, values = sub(p, view.choosing if isinstance(view, SpymastersView) else None)
     draw_text(d, _fill(s["classic_sub"][key], values), lay.sub)
     for tally, t in zip(lay.teams, (Team.RED, Team.BLUE), strict=True):
         # The team the headline names is inverted: it ties the symbol to the name.
@@ -493,7 +550,7 @@ def draw(image: Image.Image, view: ClassicView, panel: PanelSpec, lang: str) -> 
         fill = WHITE if urgent else BLACK
         d.rectangle(inclusive(lay.timer.box), outline=BLACK, fill=BLACK if urgent else WHITE)
         x0, y0, x1, y1 = lay.timer.sign
-        draw_hourglass(d, x0, y0, x1 - x0, y1 - y0, fill)
+        draw_hourglass(d, x0, y0, x1 - x0, y1 - y0, fill, stroke_px(panel))
         draw_text(d, timer_text(p.timer), lay.timer.text, fill=fill, center=True)
     message = message_key(p)
     if message:

@@ -5,7 +5,7 @@ same shape wherever a team appears (the grid, the headline, the counters):
 
 - red agent: a black disc;
 - blue agent: a black diamond (a square on its point), of about the disc's ink;
-- assassin: the cell black with a white cross (as on the Duet screens);
+- assassin: a black square with a white cross (as on the Duet screens);
 - bystander: left white;
 - covered (a tile on the word): a light dot screen over the cell and the mark as
   an outline, so what is still to be found stands out and what is done recedes;
@@ -13,8 +13,8 @@ same shape wherever a team appears (the grid, the headline, the counters):
   bystander: the operatives' screen has no key to draw;
 - the word touched last: a heavy frame.
 
-Red and bystander, assassin and the frame are drawn by Duet's own cell
-(`cells.draw_cell`), so both games keep one look.
+Every cell, the diamond too, is drawn by Duet's own cell (`cells.draw_cell`),
+so both games keep one look and the same 0.4 mm strokes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from .cells import CellLook, draw_cell
+from .cells import DIAMOND as DIAMOND_GLYPH
+from .cells import STROKE, CellLook, draw_cell
+from .cells import draw_hourglass as hourglass
 from .classic_view import Colour, Team
 from .geometry import Box
 from .text import BLACK, WHITE
@@ -31,12 +33,14 @@ from .view import Mark
 
 _MARK = {
     Colour.RED: Mark.AGENT,
-    Colour.BLUE: Mark.BYSTANDER,  # the diamond is drawn over a plain cell
+    Colour.BLUE: Mark.BYSTANDER,  # a diamond in place of a mark (`cells.DIAMOND`)
     Colour.BYSTANDER: Mark.BYSTANDER,
     Colour.ASSASSIN: Mark.ASSASSIN,
 }
-DIAMOND = 0.7  # the diamond's diagonal, as a share of the cell: about the disc's ink
-DISC = 0.56  # the disc's diameter, as a share of the cell (cells.draw_cell)
+# The team symbols: a diamond's diagonal to a disc's diameter as 0.7 to 0.56, for
+# about the same ink (the counters' symbols; the grid's diamond is 1.25 discs).
+DIAMOND = 0.7
+DISC = 0.56
 
 
 @dataclass(frozen=True)
@@ -48,15 +52,14 @@ class ClassicLook:
     framed: bool = False
 
 
-def draw_classic_cell(draw: ImageDraw.ImageDraw, box: Box, look: ClassicLook) -> None:
+def draw_classic_cell(
+    draw: ImageDraw.ImageDraw, box: Box, look: ClassicLook, stroke: int = STROKE
+) -> None:
+    """The word `look` in `box`, strokes at least `stroke` pixels (`cells.draw_cell`:
+    a framed cell's frame lies over its neighbours' edges, so draw it last)."""
     mark = Mark.BYSTANDER if look.colour is None else _MARK[look.colour]
-    draw_cell(draw, box, CellLook(mark, look.covered, framed=look.framed))
-    if look.colour is Colour.BLUE:
-        x0, y0, x1, y1 = box
-        s = x1 - x0
-        diag = round(s * DIAMOND) | 1  # odd: the points on the centre row and column
-        cx, cy = x0 + s // 2, y0 + (y1 - y0) // 2
-        diamond(draw, cx, cy, diag, outline=look.covered, width=max(1, s // 14))
+    glyph = DIAMOND_GLYPH if look.colour is Colour.BLUE else None
+    draw_cell(draw, box, CellLook(mark, look.covered, framed=look.framed), stroke, glyph)
 
 
 def diamond(
@@ -96,11 +99,9 @@ def draw_symbol(
         diamond(draw, x + size // 2, y + size // 2, diag, fill=fill)
 
 
-def draw_hourglass(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, fill: int) -> None:
-    """The turn timer's sign: two triangles point to point between two bars."""
-    mid = y + h // 2
-    bar = max(1, h // 10)
-    draw.rectangle((x, y, x + w - 1, y + bar - 1), fill=fill)
-    draw.rectangle((x, y + h - bar, x + w - 1, y + h - 1), fill=fill)
-    draw.polygon([(x, y + bar), (x + w - 1, y + bar), (x + (w - 1) // 2, mid)], fill=fill)
-    draw.polygon([(x + (w - 1) // 2, mid), (x, y + h - bar), (x + w - 1, y + h - bar)], fill=fill)
+def draw_hourglass(
+    draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, fill: int, stroke: int = STROKE
+) -> None:
+    """The turn timer's sign: Duet's turns sign (`cells.draw_hourglass`), two
+    triangles point to point between two bars, strokes at least `stroke` pixels."""
+    hourglass(draw, (x, y, x + w, y + h), stroke, fill)

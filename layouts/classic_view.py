@@ -54,6 +54,14 @@ END_LINES = ("hold", "new_game")
 # The two screens by the people they face: the other screen's failure is told by its role.
 ROLES = ("spymasters", "operatives")
 TIMER_MAX = 540  # seconds: the longest turn timer the screens draw (9:00 fits every panel)
+# A clue's numbers as the rulebook has them ("Baum: 2"; 0, and "unbegrenzt"), as the
+# host names them; drawn as digits, "unlimited" as "∞" (`number_text`).
+CLUE_NUMBERS = (*(str(n) for n in range(10)), "unlimited")
+
+
+def number_text(number: str) -> str:
+    """A clue's number as the screens draw it: its digit, or "∞" for unlimited."""
+    return "\u221e" if number == "unlimited" else number
 
 
 class Team(enum.Enum):
@@ -162,8 +170,10 @@ class ClassicPublic:
     of `grid`, 5x5 unless the host says otherwise; row 0 farthest from the
     spymasters), None while the word is uncovered.
     `starting` is the team that gave the first clue (the card's border shows it).
-    `team` is the team on turn (None once the game is over). `guesses_left` counts
-    what the current clue still allows (None: no limit, or no clue yet).
+    `team` is the team on turn (None once the game is over). `clue_number` is the
+    number of the clue being guessed (a CLUE_NUMBERS value; None: no clue, or one
+    given without a number); `guesses_left` counts what it still allows (its
+    number plus one, counting down; None: no limit, for 0, unlimited or no number).
     `penalty`: the group called the clue invalid and the other team's spymaster
     must now pick one of their words to cover. `timer`: seconds left on the turn
     timer (None: no timer). `winner` and `win` are set exactly when it is over.
@@ -174,6 +184,7 @@ class ClassicPublic:
     team: Team | None
     revealed: tuple[Colour | None, ...] = (None,) * SQUARE.cells
     guesses_left: int | None = None
+    clue_number: str | None = None
     winner: Team | None = None
     win: Win | None = None
     penalty: bool = False
@@ -218,10 +229,32 @@ class ClassicPublic:
             raise ValueError(
                 f"guesses left {self.guesses_left}: a count of 0 or more, while guessing only"
             )
+        self._check_number()
         if self.penalty and self.stage is not ClassicStage.GUESSING:
             raise ValueError(f"penalty pending at stage {self.stage.value}: it follows a clue")
         if self.timer is not None and not 0 <= self.timer <= TIMER_MAX:
             raise ValueError(f"timer {self.timer}: seconds left, 0..{TIMER_MAX}")
+
+    def _check_number(self) -> None:
+        """A clue's number while guessing only, and the guesses left its plus one
+        allows: a count for 1 to 9, none for 0, unlimited or no number."""
+        n = self.clue_number
+        if n is None:
+            if self.guesses_left is not None:
+                raise ValueError(f"guesses left {self.guesses_left}: a clue's number limits them")
+            return
+        if n not in CLUE_NUMBERS or self.stage is not ClassicStage.GUESSING:
+            raise ValueError(
+                f"clue number {n!r}: one of {', '.join(CLUE_NUMBERS)}, while guessing only"
+            )
+        counts = n.isdigit() and n != "0"
+        if counts != (self.guesses_left is not None) or (
+            counts and self.guesses_left is not None and self.guesses_left > int(n) + 1
+        ):
+            raise ValueError(
+                f"guesses left {self.guesses_left} on a clue for {n}: its number plus one "
+                "at most, for 1 to 9; none for 0 and unlimited"
+            )
 
     @property
     def covered(self) -> frozenset[int]:
@@ -236,33 +269,62 @@ class ClassicPublic:
         return self.agents_total(team) - sum(1 for c in self.revealed if c is team.colour)
 
 
+def _key_fits(key: tuple[Colour, ...], public: ClassicPublic) -> None:
+    """Refuse a key of the wrong size or counts, or one the tiles on the table belie."""
+    cells = public.grid.cells
+    if len(key) != cells:
+        raise ValueError(f"key has {len(key)} cells, expected {cells}")
+    _counts_fit(list(key), public.starting, "key")
+    wrong = [i for i, c in enumerate(public.revealed) if c is not None and c is not key[i]]
+    if wrong:
+        raise ValueError(f"cells {wrong}: the tile's colour is not the key's")
+
+
 @dataclass(frozen=True)
 class SpymastersView:
-    """The spymasters' screen: the key card in table order, and the public record."""
+    """The spymasters' screen: the key card in table order, and the public record;
+    `choosing`, the number the spymasters are choosing on their keys for the clue
+    they are about to give (a CLUE_NUMBERS value; None: not choosing)."""
 
     key: tuple[Colour, ...]
     public: ClassicPublic
+    choosing: str | None = None
 
     def __post_init__(self) -> None:
-        cells = self.public.grid.cells
-        if len(self.key) != cells:
-            raise ValueError(f"key has {len(self.key)} cells, expected {cells}")
-        _counts_fit(list(self.key), self.public.starting, "key")
-        wrong = [
-            i for i, c in enumerate(self.public.revealed) if c is not None and c is not self.key[i]
-        ]
-        if wrong:
-            raise ValueError(f"cells {wrong}: the tile's colour is not the key's")
+        _key_fits(self.key, self.public)
         if self.public.panel_failed == "spymasters":
             raise ValueError("the spymasters' screen cannot tell its own failure")
+        p = self.public
+        if self.choosing is not None and (
+            self.choosing not in CLUE_NUMBERS
+            or p.stage is not ClassicStage.AWAITING_CLUE
+            or p.penalty
+        ):
+            raise ValueError(
+                f"choosing {self.choosing!r}: one of {', '.join(CLUE_NUMBERS)}, "
+                "while a clue is awaited"
+            )
 
 
 @dataclass(frozen=True)
 class OperativesView:
-    """The operatives' screen: the public record and nothing else."""
+    """The operatives' screen: the public record, and nothing else until the end is
+    final; then `key`, the key card, as a real table turns it round for everyone
+    once the game is over (the stand holds the end back a few seconds first, so
+    undo can still take a stray last touch back). A key before that is refused:
+    the type is the layouts' half of the secrecy boundary."""
 
     public: ClassicPublic
+    key: tuple[Colour, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.public.panel_failed == "operatives":
             raise ValueError("the operatives' screen cannot tell its own failure")
+        if self.key is None:
+            return
+        if self.public.stage is not ClassicStage.OVER or self.public.end != "new_game":
+            raise ValueError(
+                "the operatives' screen shows the key only once the end is final "
+                f"(stage {self.public.stage.value}, end {self.public.end!r})"
+            )
+        _key_fits(self.key, self.public)

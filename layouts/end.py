@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from . import i18n
 from .geometry import Box, grid_size, inclusive
+from .legibility import stroke_px
 from .panels import PanelSpec
 from .play import (
     PAD,
@@ -40,6 +41,9 @@ GRID_GAP = 6
 # it against the code's alphabet, which the layouts do not know).
 WIDEST_CODE = "WWWW-WWWW-WWWW"
 MIN_BAND = 120  # the narrowest column of words beside the score
+# Between the words above and the grids' captions (whose line has white above its
+# capitals): every pixel goes to the grids, whose marks need it (docs/screens.md).
+BAND_GAP = 2
 
 
 @dataclass(frozen=True)
@@ -160,13 +164,13 @@ def layout(panel: PanelSpec, grid: Shape = SQUARE) -> EndLayout:
             score = counter(w - m - score_w, m, score_w, st.label, st.number, False)
         # A lost game has no score: its reason takes the whole width.
         lost = replace(reason, w=w - 2 * m)
-        area = (m, max(reason.y + reason.h, score.box[3]) + st.gap, w - m, h - m - foot)
+        area = (m, max(reason.y + reason.h, score.box[3]) + BAND_GAP, w - m, h - m - foot)
     else:  # too narrow for the score beside the words: under them, label and number in a row
         title = TextBox(m, m, w - 2 * m, st.title)
         mission = TextBox(m, m + title_h, w - 2 * m, st.label)
         reason = TextBox(m, mission.y + mission_h, w - 2 * m, st.body, st.reason_lines)
         score = counter(m, reason.y + reason.h, w - 2 * m, st.label, st.number, True)
-        area = (m, score.box[3] + st.gap, w - m, h - m - foot)
+        area = (m, score.box[3] + BAND_GAP, w - m, h - m - foot)
         # A lost game has no score: its reason takes the score's row too.
         lost = replace(reason, lines=(score.box[3] - reason.y) // line_height(st.body))
     ax0, ay0, ax1, ay1 = area
@@ -340,7 +344,8 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         if side is None:
             continue
         draw_text(d, s["caption"][key], caption, center=True)
-        drawn = draw_grid(d, view.seat, x, y, lay.cell, cell_looks(view, side), view.grid)
+        looks = cell_looks(view, side)
+        drawn = draw_grid(d, view.seat, x, y, lay.cell, looks, view.grid, stroke_px(panel))
         if key == "me":
             boxes = drawn
     return boxes

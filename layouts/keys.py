@@ -28,7 +28,9 @@ POINTER = 3  # the pointer's length toward the key, in pixels
 @dataclass(frozen=True)
 class KeyLabel:
     """What one key does now: a key of the strings' [key] table (None: nothing),
-    and whether only holding it does that."""
+    and whether only holding it does that. A key that gives a value carries it
+    after a colon, drawn into its string's {n}: "give:2" is "Clue 2", and the
+    clue's number "unlimited" is drawn "∞"."""
 
     word: str | None = None
     held: bool = False
@@ -86,7 +88,12 @@ def slots(spec: PanelSpec) -> dict[str, list[TextBox]]:
 def text(strings: Mapping[str, Mapping[str, str]], label: KeyLabel) -> str:
     """A label's words: the meaning, with "(hold)" when only holding the key does it."""
     assert label.word is not None
-    word = strings["key"][label.word]
+    name, _, value = label.word.partition(":")
+    word = strings["key"][name]
+    if value:
+        from .classic_view import number_text  # the only value a key gives: a clue's number
+
+        word = word.replace("{n}", number_text(value))
     return strings["key"]["held"].format(label=word) if label.held else word
 
 

@@ -5,16 +5,27 @@ measured (`text_slots`), so a later change cannot shrink a word unseen.
 
 The goal is 2.0 mm at arm's length (issue 22); docs/screens.md has each
 panel's figure.
+
+The grid's marks and the counters' signs (issue 31): every stroke at least
+MARK_MM on the panel, `stroke_px` whole pixels (a 2-pixel line on the 2.13" is
+0.39 mm, so its strokes are 3 pixels; on the others 2 pixels make 0.42-0.45 mm).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .panels import PanelSpec, pixel_mm
 from .text import TextBox, font
 
 GOAL_MM = 2.0
+MARK_MM = 0.4  # the thinnest stroke of a mark that carries the game, read at 70 cm
+
+
+def stroke_px(spec: PanelSpec) -> int:
+    """The fewest whole pixels that make MARK_MM on `spec`'s panel."""
+    return math.ceil(MARK_MM / pixel_mm(spec.model) - 1e-9)
 
 
 def cap_height(size: int) -> int:

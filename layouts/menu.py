@@ -35,6 +35,7 @@ class MenuItem(enum.Enum):
     HISTORY = "history"
     GAME = "game"
     TIMER = "timer"
+    NUMBERS = "numbers"
 
 
 @dataclass(frozen=True)

@@ -261,25 +261,28 @@ _STYLES: dict[str, Style] = {
         label=13,
         number=24,
         counter_signs=True,
-        title=18,  # "Gewonnen!" in the end screen's column of words, the grids' cells 14 px
+        title=16,  # "Gewonnen!" in the end screen's column of words, the grids' cells 15 px
         sub_lines=2,
         note_lines=3,
         reason_lines=3,
         shared_message=True,
         hint_lines=2,
         end_beside=True,
-        end_text=104,
+        end_text=94,
         code_across=True,
     ),
+    # The 4.2": the grid as large as the column of words beside it allows (its
+    # narrowest is 148 px: Russian "отгадываете" in the 22 px headline, "mistakes"
+    # over its number), the numbers larger (issue 31: the panel's area used).
     "epd4in2_V2": Style(
-        grid=230,
+        grid=236,
         headline=22,
         body=16,
         label=14,
-        number=40,
+        number=44,
         title=28,
         sub_lines=2,
-        last_lines=2,
+        last_lines=3,
         note_lines=3,
         reason_lines=2,
         margin=4,
@@ -332,6 +335,10 @@ _PORTRAIT: dict[str, Style] = {
         note_lines=2,
         reason_lines=2,
         end_mission_by_title=False,  # 214 px beside the score: no room for both
+        # Upright, the end screen's grids are as wide as the panel allows and the
+        # height left over goes to its words.
+        title=36,
+        code=22,
     ),
 }
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from . import i18n
-from .cells import CellLook, draw_cell
+from .cells import STROKE, CellLook, Metrics, draw_cell, draw_hourglass, draw_miss_sign
 from .geometry import Box, grid_boxes, grid_size, inclusive, pitch
+from .legibility import stroke_px
 from .panels import PanelSpec, Style
 from .text import BLACK, WHITE, TextBox, draw_text, fits, line_height
 from .text import font as _font
@@ -113,11 +114,13 @@ def counter(
     """A counter's boxes with its top left at (x, y), `w` wide."""
     top, bottom = digits(number_size)
     ink = bottom - top
-    if sign:  # a square as tall as the digits, then the number in the rest
+    if sign:  # a sign as tall as the digits, then the number in the rest
         height = ink + 2 * PAD + 2
         sy = y + PAD + 1
-        mark = (x + PAD + 1, sy, x + PAD + 1 + ink, sy + ink)
-        nx = mark[2] + PAD
+        mark = (x + PAD + 1, sy, x + PAD + 1 + ink * 4 // 5, sy + ink)
+        # White between the sign and the digits, well over a stroke: "⌛11" once
+        # read as one word.
+        nx = mark[2] + PAD + ink // 5
         number = TextBox(nx, sy - top, x + w - PAD - nx, number_size)
         return Counter((x, y, x + w, y + height), None, number, mark)
     if inline:
@@ -386,50 +389,50 @@ def draw_grid(
     cell: int,
     looks: dict[int, CellLook],
     grid: Shape = SQUARE,
+    stroke: int = STROKE,
 ) -> dict[int, Box]:
-    """The grid, turned for `seat`, its top left line at (x, y); the cells' boxes."""
+    """The grid, turned for `seat`, its top left line at (x, y); the cells' boxes.
+    The marks' strokes at least `stroke` pixels (`legibility.stroke_px`)."""
     draw_lines(draw, x, y, cell, grid)
     boxes = grid_boxes(seat, x, y, cell, grid)
-    for i, box in boxes.items():
-        draw_cell(draw, box, looks[i])
+    # The framed cell last: its frame lies on the grid line and a pixel over its
+    # neighbours' edges.
+    for i in sorted(boxes, key=lambda i: looks[i].framed):
+        draw_cell(draw, boxes[i], looks[i], stroke)
     return boxes
 
 
-def draw_sign(draw: ImageDraw.ImageDraw, key: str, box: Box) -> None:
-    """A counter's sign, learnt once (docs/screens.md): an hourglass, its sand run
-    down, for the turns left; a cross for the mistakes left. Neither is a mark of
-    the grid, so neither reads as a card."""
-    x0, y0, x1, y1 = box
-    x1, y1 = x1 - 1, y1 - 1
-    mid_x, mid_y = (x0 + x1) // 2, (y0 + y1) // 2
-    stroke = max(2, (x1 - x0) // 6)
+def draw_sign(draw: ImageDraw.ImageDraw, key: str, box: Box, stroke: int = STROKE) -> None:
+    """A counter's sign, learnt once (docs/screens.md): an hourglass for the turns
+    left; for the mistakes left, the wedge the grid draws on a miss (never the
+    assassin's cross). Strokes at least `stroke` pixels."""
     if key == "turns":
-        draw.line((x0, y0, x1, y0), fill=BLACK, width=stroke)
-        draw.line((x0, y1, x1, y1), fill=BLACK, width=stroke)
-        draw.line((x0 + 1, y0, x1 - 1, y1), fill=BLACK, width=max(1, stroke // 2))
-        draw.line((x1 - 1, y0, x0 + 1, y1), fill=BLACK, width=max(1, stroke // 2))
-        draw.polygon([(mid_x, mid_y + 1), (x0 + 2, y1), (x1 - 2, y1)], fill=BLACK)
+        draw_hourglass(draw, box, stroke)
     else:
-        inset = stroke // 2 + 1
-        draw.line((x0 + inset, y0 + inset, x1 - inset, y1 - inset), fill=BLACK, width=stroke)
-        draw.line((x1 - inset, y0 + inset, x0 + inset, y1 - inset), fill=BLACK, width=stroke)
+        draw_miss_sign(draw, box, stroke)
 
 
-def draw_cursor(image: Image.Image, box: Box, cell: int) -> None:
-    """The guesser's cursor (buttons only): a heavy frame over the grid lines
-    around the cell, outside its picture, so it reads as the place chosen and
-    never as a mark of the key (the cell's own mark stays as it is)."""
+def draw_cursor(image: Image.Image, box: Box, cell: int, stroke: int) -> None:
+    """The guesser's cursor (buttons only): the cell's four corners bracketed, heavy,
+    over the grid lines, like a viewfinder. It reads as the place chosen, never as
+    a mark of the key (the cell's own picture stays whole: the corners keep a
+    pixel clear of its marks, and of the neighbours', as the frame of the last
+    touch does), and it is not that frame (a whole outline, left off this screen
+    while the cursor shows)."""
     x0, y0, x1, y1 = box
-    width = cursor_width(cell)
+    t = Metrics(x1 - x0, stroke).frame + 2  # as wide as the last touch's frame, all told
+    arm = max(2 * t, round((x1 - x0) * 0.4))  # each bracket's arms: four fifths of each side
     d = ImageDraw.Draw(image)
-    d.rectangle(
-        (x0 - width, y0 - width, x1 + width - 1, y1 + width - 1), outline=BLACK, width=width
-    )
+    left, top, right, bottom = x0 - 2, y0 - 2, x1 + 1, y1 + 1  # over the lines, a pixel beyond
+    for cx, sx in ((left, 1), (right, -1)):
+        for cy, sy in ((top, 1), (bottom, -1)):
+            d.rectangle(_span(cx, cx + sx * (arm - 1), cy, cy + sy * (t - 1)), fill=BLACK)
+            d.rectangle(_span(cx, cx + sx * (t - 1), cy, cy + sy * (arm - 1)), fill=BLACK)
 
 
-def cursor_width(cell: int) -> int:
-    """The cursor frame's stroke: over the grid line, into the neighbours' edges."""
-    return max(3, cell // 7)
+def _span(xa: int, xb: int, ya: int, yb: int) -> Box:
+    """The rectangle between two corners in either order (inclusive, for ImageDraw)."""
+    return (min(xa, xb), min(ya, yb), max(xa, xb), max(ya, yb))
 
 
 def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dict[int, Box]:
@@ -437,9 +440,11 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     d = ImageDraw.Draw(image)
     d.fontmode = "1"
     looks = cell_looks(view, view.side)
-    boxes = draw_grid(d, view.seat, lay.grid_x, lay.grid_y, lay.cell, looks, view.grid)
+    boxes = draw_grid(
+        d, view.seat, lay.grid_x, lay.grid_y, lay.cell, looks, view.grid, stroke_px(panel)
+    )
     if view.cursor is not None:
-        draw_cursor(image, boxes[view.cursor], lay.cell)
+        draw_cursor(image, boxes[view.cursor], lay.cell, stroke_px(panel))
     s = i18n.strings(lang)
     head, sub, mine = role(view)
     if mine:
@@ -454,7 +459,7 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
     ):
         d.rectangle(inclusive(c.box), outline=BLACK)
         if c.sign is not None:
-            draw_sign(d, key, c.sign)
+            draw_sign(d, key, c.sign, stroke_px(panel))
         elif c.label is not None:
             draw_text(d, s["counter"][key], c.label, center=not panel.style.counter_inline)
         draw_text(d, str(value), c.number, center=True)

@@ -223,8 +223,9 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
     bots: ModuleType, tmp_path: Path, burst: bool
 ) -> None:
     """Each recorded classic game, played through a stand as the bench plays it,
-    ends; the spymasters' clue key (seat A) and the operatives' pass key (seat B)
-    each do what the bot meant (a journaled event), every time."""
+    ends; the spymasters' keys (seat A: Clue…, +1, then the clue with its number)
+    and the operatives' pass key (seat B) each do what the bot meant, every time:
+    the clue journaled with the number its presses chose, the pass journaled."""
     played, seed = 4, 11
     steps = bots.session(played, seed, burst=burst, game="classic")
     deal = games.get("classic").generate
@@ -233,7 +234,8 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
         Store(tmp_path), settings=Settings(game="classic", timer=0), new_card=lambda: next(cards)
     )
     stand.boot()
-    ended, presses, touches = 0, {KeyName.CLUE: 0, KeyName.PASS: 0}, 0
+    ended, presses, touches = 0, {KeyName.CLUE: 0, KeyName.PASS: 0, KeyName.MENU: 0}, 0
+    chosen = 0  # the clue key's presses since the last clue: Clue…, then +1 each
     for step in steps:
         if step.deal:
             assert not stand.playing  # the game before ended on the bot's last input
@@ -244,11 +246,19 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
         before = stand.state.events_applied
         stand.handle(step.event, step.at)
         if isinstance(step.event, Press):
-            seat = {KeyName.CLUE: "A", KeyName.PASS: "B"}[step.event.key]
+            key = step.event.key
+            seat = {KeyName.CLUE: "A", KeyName.MENU: "A", KeyName.PASS: "B"}[key]
             assert step.event.seat == seat and not step.event.long
+            presses[key] += 1
+            if key is KeyName.CLUE:  # choosing the number: nothing journaled
+                chosen += 1
+                assert stand.state.events_applied == before and stand.numbering
+                continue
             assert stand.state.events_applied == before + 1 and stand.state.last is not None
             assert not games.refused(stand.state.last), step
-            presses[step.event.key] += 1
+            if key is KeyName.MENU:  # the clue, with the number the presses chose
+                assert stand.state.log[-1].number == chosen and not stand.numbering
+                chosen = 0
         else:
             assert isinstance(step.event, Touch)
             assert not games.refused(stand.state.last), step  # never a covered word
@@ -256,7 +266,8 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
     ended += not stand.playing
     stand.store.close()
     assert ended == played
-    assert presses[KeyName.CLUE] >= played and presses[KeyName.PASS] >= 1 and touches
+    assert presses[KeyName.MENU] >= played and presses[KeyName.PASS] >= 1 and touches
+    assert presses[KeyName.CLUE] > presses[KeyName.MENU]  # some clues were for 2 or more
     ends = [s for s in steps if s.burst_end]
     assert bool(ends) is burst
     for end in ends:  # the burst's five touches came within a second

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clue_keys import give_clue
 
 from keystand import games
 from keystand.drivers.inputs import KeyName, Press, Touch
@@ -28,7 +29,7 @@ def agent_of_the_team_on_turn(stand: Stand) -> int:
 def test_a_bounce_on_the_word_just_found_is_not_shown_as_refused(name: str, tmp_path: Path) -> None:
     stand = Stand(Store(tmp_path), settings=Settings(game=name))
     stand.boot()
-    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    give_clue(stand, "A", 1.0)
     row, col = stand.game.grid.row_col(agent_of_the_team_on_turn(stand))
     stand.handle(Touch(row, col), 2.0)
     found = stand.state.last

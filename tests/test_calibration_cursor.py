@@ -186,16 +186,22 @@ def test_the_cursor_is_on_the_guessers_screen_only(
     assert seen[Seat.A].cursor is None and seen[Seat.B].cursor == 18
     boxes = layouts.cell_boxes(seen[Seat.B], screens.spec(panels()[Seat.B]))
 
-    def ring(image, cell: int) -> float:  # the share of black pixels just round a cell
-        x0, y0, x1, y1 = boxes[cell]
-        hist = image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2)).convert("L").histogram()
-        inside = image.crop(boxes[cell]).convert("L").histogram()
-        return (hist[0] - inside[0]) / (sum(hist) - sum(inside))
+    def black(image, box) -> int:
+        return image.crop(box).convert("L").histogram()[0]
 
-    # The cursor is a frame round its word, outside the word's own picture, which
-    # stays as it was: it cannot be read as a mark of the key.
-    assert ring(after[Seat.B], 18) > 0.9 > ring(images[Seat.B], 18)
-    assert after[Seat.B].crop(boxes[18]).tobytes() == images[Seat.B].crop(boxes[18]).tobytes()
+    # The cursor brackets its word's four corners over the grid lines (a viewfinder,
+    # not the whole frame of a last touch); the word's own picture stays as it was,
+    # and so does every neighbour's, but for the pixel along each edge (as the
+    # frame of a last touch takes it: the marks keep clear of it).
+    x0, y0, x1, y1 = boxes[18]
+    corners = [(x0 - 2, y0 - 2), (x1 - 1, y0 - 2), (x0 - 2, y1 - 1), (x1 - 1, y1 - 1)]
+    for cx, cy in corners:
+        corner = (cx, cy, cx + 3, cy + 3)
+        assert black(after[Seat.B], corner) == 9 > black(images[Seat.B], corner)
+    for n in (18, 17, 19, 13, 23):
+        nx0, ny0, nx1, ny1 = boxes[n]
+        inner = (nx0 + 1, ny0 + 1, nx1 - 1, ny1 - 1)
+        assert after[Seat.B].crop(inner).tobytes() == images[Seat.B].crop(inner).tobytes()
     # Guessing is the normal touch, journaled; picking and moving were not.
     journal = stand.store.current_path.read_bytes().splitlines()
     assert len(journal) == 2  # the start and the clue

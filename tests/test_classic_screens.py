@@ -224,17 +224,29 @@ def named_cells(events: list[Event]) -> set[int]:
 # ----- the views ---------------------------------------------------------------------------
 
 
-def test_the_operatives_view_has_no_place_for_the_key():
-    """The type is the boundary: an operatives' view is the public record alone, and
-    the public record has the tiles (colours of covered words), never the key."""
-    assert [f.name for f in fields(OperativesView)] == ["public"]
-    assert {f.name for f in fields(SpymastersView)} == {"key", "public"}
+def test_the_operatives_view_holds_the_key_only_once_the_end_is_final():
+    """The type is the boundary: an operatives' view is the public record, and the
+    key only once the game is over and its end no longer held back for undo (the
+    card turned round for the table); the public record has the tiles (colours of
+    covered words), never the key."""
+    assert [f.name for f in fields(OperativesView)] == ["public", "key"]
+    assert {f.name for f in fields(SpymastersView)} == {"key", "public", "choosing"}
+    over = public(stage=ClassicStage.OVER, team=None, winner=Team.RED, win=Win.ASSASSIN)
+    for p in (public(), public(stage=ClassicStage.AWAITING_CLUE), replace(over, end="hold")):
+        with pytest.raises(ValueError, match="only once the end is final"):
+            OperativesView(p, KEY)
+    with pytest.raises(ValueError, match="only once the end is final"):
+        OperativesView(over, KEY)  # no end line: not known to be final
+    assert OperativesView(replace(over, end="new_game"), KEY).key == KEY
+    with pytest.raises(ValueError, match="key has 3"):
+        OperativesView(replace(over, end="new_game"), KEY[:3])
     assert {f.name for f in fields(ClassicPublic)} == {
         "starting",  # public: that team gave the first clue
         "stage",
         "team",
         "revealed",  # the tiles: a colour only where a word is covered
         "guesses_left",
+        "clue_number",  # public: the spymaster said it aloud with the clue
         "winner",
         "win",
         "penalty",  # public: the table called the clue invalid
@@ -267,6 +279,8 @@ def test_the_views_hold_the_key_the_tiles_and_the_counts(name):
                 assert p.agents_left(team) == state.agents_left(rules_team)
             assert p.starting is Team.BLUE
             assert p.guesses_left == state.guesses_left
+            number = state.clue.number if state.clue and state.phase is Phase.GUESSING else None
+            assert p.clue_number == (None if number is None else str(number))
             assert p.stage.value == state.phase.value
             assert (p.team and p.team.value) == (state.turn and state.turn.value)
             assert (p.winner and p.winner.value) == (state.winner and state.winner.value)
@@ -277,7 +291,7 @@ def test_the_views_hold_the_key_the_tiles_and_the_counts(name):
 def test_the_mid_game_view_reads_as_the_script_says():
     p = classic_views.operatives(final("mid"), Context(timer=75)).public
     assert p.stage is ClassicStage.GUESSING and p.team is Team.RED
-    assert p.guesses_left == 2  # a clue for 2: three guesses, one made
+    assert p.guesses_left == 2 and p.clue_number == "2"  # three guesses, one made
     assert (p.agents_left(Team.RED), p.agents_left(Team.BLUE)) == (5, 5)
     assert p.last == ClassicLast(ClassicLastKind.AGENT, Team.RED, 14, Colour.RED, False)
     assert p.timer == 75
@@ -462,6 +476,22 @@ def test_bad_views_are_refused_with_what_is_wrong():
         public(stage=ClassicStage.OVER, team=Team.RED, winner=Team.RED, win=Win.ALL_FOUND)
     with pytest.raises(ValueError, match="guesses left"):
         public(stage=ClassicStage.AWAITING_CLUE, guesses_left=2)
+    with pytest.raises(ValueError, match="a clue's number limits them"):
+        public(guesses_left=2)
+    with pytest.raises(ValueError, match="its number plus one at most"):
+        public(clue_number="2", guesses_left=4)
+    with pytest.raises(ValueError, match="none for 0 and unlimited"):
+        public(clue_number="unlimited", guesses_left=1)
+    with pytest.raises(ValueError, match="its number plus one at most"):
+        public(clue_number="3")  # a count for 1 to 9
+    with pytest.raises(ValueError, match="while guessing only"):
+        public(stage=ClassicStage.AWAITING_CLUE, clue_number="2")
+    with pytest.raises(ValueError, match="clue number '10'"):
+        public(clue_number="10", guesses_left=1)
+    with pytest.raises(ValueError, match=r"choosing '2': .* while a clue is awaited"):
+        SpymastersView(KEY, public(), choosing="2")  # guessing: the clue was given
+    with pytest.raises(ValueError, match="choosing 'many'"):
+        SpymastersView(KEY, public(stage=ClassicStage.AWAITING_CLUE), choosing="many")
     with pytest.raises(ValueError, match="timer"):
         public(timer=-1)
     with pytest.raises(ValueError, match="timer 541"):
@@ -514,12 +544,16 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
     timer = data.draw(st.one_of(st.none(), st.integers(0, 300)), label="timer")
     # The spymasters' panel failing is told here: that fact, nothing of the key.
     failed = data.draw(st.booleans(), label="spymasters' panel failed")
+    # Until the end is final: in play the stand's `reveal` is True (no end to hold),
+    # and either value must keep the key away; an end is held back (False).
+    playing_reveal = data.draw(st.booleans(), label="reveal while playing")
     for s, o in zip(states, others, strict=True):
         assert public_record(s) == public_record(o)  # the premise: the same game in public
         kw = dict(
             penalty_pending=pending and s.phase is Phase.GUESSING,
             timer=timer,
             partner_panel_failed=failed,
+            reveal=playing_reveal and s.phase is not Phase.OVER,
         )
         assert classic_views.operatives(s, Context(**kw)) == classic_views.operatives(
             o, Context(**kw)
@@ -539,6 +573,7 @@ def test_the_key_never_reaches_the_operatives_screen(game, data):
         penalty_pending=pending and last.phase is Phase.GUESSING,
         timer=timer,
         partner_panel_failed=failed,
+        reveal=playing_reveal and last.phase is not Phase.OVER,
     )
     mine, theirs = (
         classic_views.operatives(last, Context(**kw)),
@@ -584,7 +619,12 @@ def test_the_golden_games_look_the_same_to_the_operatives_on_another_key(model, 
     for alt in alts:
         for k, (s, o) in enumerate(zip(states, play(events, alt), strict=True)):
             assert public_record(s) == public_record(o)
-            kw = dict(penalty_pending=name == "penalty" and k >= len(states) - 2, timer=42)
+            held = s.phase is Phase.OVER  # the end held back for undo: still secret
+            kw = dict(
+                penalty_pending=name == "penalty" and k >= len(states) - 2,
+                timer=42,
+                reveal=not held,
+            )
             mine, theirs = (
                 classic_views.operatives(s, Context(**kw)),
                 classic_views.operatives(o, Context(**kw)),
@@ -593,6 +633,35 @@ def test_the_golden_games_look_the_same_to_the_operatives_on_another_key(model, 
             if k == len(states) - 1:
                 for lang in languages():
                     assert same(render(mine, spec, lang), render(theirs, spec, lang)), lang
+
+
+@pytest.mark.parametrize(("model", "rotation"), ALL_MOUNTS)
+def test_the_operatives_see_the_key_once_the_end_is_final(model, rotation):
+    """At the end the key card is turned round for the table: once the stand no
+    longer holds the end back for undo, each word on the operatives' screen looks
+    as it does on the spymasters' (their own grid, turned half for them); while it
+    is held, only the tiles."""
+    state = final("end")
+    spec = panel(model, rotation)
+    held = classic_views.operatives(state, Context(reveal=False))
+    shown = classic_views.operatives(state, Context(reveal=True))
+    assert held.key is None and shown.key == classic_views.spymasters(state).key
+    spy, spy_boxes = render_with_boxes(classic_views.spymasters(state), spec)
+    ops, ops_boxes = render_with_boxes(shown, spec)
+    before, _ = render_with_boxes(held, spec)
+
+    def inside(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        # The last touch's frame spills a pixel over its neighbours' edges, on
+        # different sides of the two screens (one turned half round): inside 2 px.
+        x0, y0, x1, y1 = box
+        return (x0 + 2, y0 + 2, x1 - 2, y1 - 2)
+
+    for i in range(25):
+        assert same(spy.crop(inside(spy_boxes[i])), ops.crop(inside(ops_boxes[i]))), i
+    hidden = [i for i in range(25) if i not in state.covered and state.card.keys[i].team]
+    assert hidden and all(
+        not same(before.crop(ops_boxes[i]), ops.crop(ops_boxes[i])) for i in hidden
+    )
 
 
 # ----- orientation --------------------------------------------------------------------------
@@ -706,6 +775,9 @@ CLASSIC_TABLES = (
     "classic_reject",
     "classic_note",
 )
+# A clue's number as drawn (the digits are all one width; unlimited is "∞") and
+# the guesses its plus one leaves (0..10).
+WORST_NUMBERS = ("8", "\u221e")
 WORST_GUESSES = ("10", "0")
 
 
@@ -715,7 +787,11 @@ def classic_texts(lang: str) -> list[tuple[str, str, str]]:
     for table in CLASSIC_TABLES:
         for key, text in strings(lang)[table].items():
             if "{n}" in text:
-                out += [(table, key, text.replace("{n}", n)) for n in WORST_GUESSES]
+                out += [
+                    (table, key, text.format(n=n, left=left))
+                    for n in WORST_NUMBERS
+                    for left in WORST_GUESSES
+                ]
             else:
                 out.append((table, key, text))
     return out
@@ -757,17 +833,23 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     for starting in Team:
         for team in Team:
             for stage in (ClassicStage.AWAITING_CLUE, ClassicStage.GUESSING):
-                for guesses in (None, 2) if stage is ClassicStage.GUESSING else (None,):
-                    for penalty in (False, True) if stage is ClassicStage.GUESSING else (False,):
+                guessing = stage is ClassicStage.GUESSING
+                # A clue with no number, for 2 (three guesses), for 0 and unlimited.
+                numbers = ((None, None), ("2", 2), ("0", None), ("unlimited", None))
+                for number, guesses in numbers if guessing else ((None, None),):
+                    for penalty in (False, True) if guessing else (False,):
                         p = public(
                             starting=starting,
                             stage=stage,
                             team=team,
+                            clue_number=number,
                             guesses_left=guesses,
                             penalty=penalty,
                         )
                         asked["classic_headline"].add(screen.headline(p)[0])
                         asked["classic_sub"].add(screen.sub(p)[0])
+                        if not guessing:  # the spymasters choosing the clue's number
+                            asked["classic_sub"].add(screen.sub(p, "2")[0])
             for win in Win:
                 p = public(stage=ClassicStage.OVER, team=None, winner=team, win=win)
                 asked["classic_headline"].add(screen.headline(p)[0])
@@ -775,10 +857,10 @@ def test_the_screens_ask_for_exactly_the_strings_there_are():
     for kind in ClassicLastKind:
         if kind is ClassicLastKind.REJECTED:
             continue
-        for colour in (Colour.RED, Colour.BLUE):
+        for colour, team in ((c, t) for c in (Colour.RED, Colour.BLUE) for t in Team):
             for turn_over in (False, True):
                 for stage in (ClassicStage.GUESSING, ClassicStage.OVER):
-                    last = ClassicLast(kind, Team.RED, 3, colour, turn_over)
+                    last = ClassicLast(kind, team, 3, colour, turn_over)
                     over = stage is ClassicStage.OVER
                     p = public(
                         stage=stage,
@@ -963,7 +1045,14 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "seconds-operatives": ("mid", "operatives", {"timer": 4}),
     "penalty-spymasters": ("penalty", "spymasters", {"penalty_pending": True}),
     "penalty-operatives": ("penalty", "operatives", {"penalty_pending": True}),
+    # The spymasters choose their clue's number on their keys (their screen only).
+    "number-spymasters": (None, "spymasters", {"number": "2"}),
+    "unlimited-operatives": ("unlimited", "operatives", {}),
+    # The clue's last guess (its number plus one) found an agent: the turn is over.
+    "used-up-operatives": ("used_up", "operatives", {}),
     "end-spymasters": ("end", "spymasters", {}),
+    # The end held back for undo: the operatives see the tiles only; then the key.
+    "end-held-operatives": ("end", "operatives", {"reveal": False}),
     "end-operatives": ("end", "operatives", {}),
     # The other screen fails: that panel cannot say so, this one does.
     "mid-spymasters-panel-failed": (
@@ -974,13 +1063,19 @@ SCENES: dict[str, tuple[str | None, str, dict[str, object]]] = {
     "end-operatives-panel-failed": ("end", "operatives", {"partner_panel_failed": True}),
 }
 DE_RU = ("de", "ru")
-# (scene, language, portrait): every scene in English, the mid-game in German and
-# Russian, and mounted on end.
+# (scene, language, portrait): every scene in English, the mid-game and the clue's
+# number in German and Russian, and mounted on end.
 GOLDENS = [
     *((name, "en", False) for name in SCENES),
     *(
         (name, lang, False)
-        for name in ("mid-spymasters", "mid-operatives")
+        for name in (
+            "mid-spymasters",
+            "mid-operatives",
+            "number-spymasters",
+            "unlimited-operatives",
+            "used-up-operatives",
+        )
         for lang in ("de", "ru")
     ),
     ("mid-spymasters", "en", True),

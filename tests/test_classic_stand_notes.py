@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clue_keys import give_clue
+
 from keystand import games, screens
 from keystand.drivers.inputs import KeyName, Press, Touch
 from keystand.rules import Seat
@@ -39,7 +41,7 @@ def test_a_key_that_is_not_this_sides_says_whose_it_is(tmp_path: Path) -> None:
     assert public(stand, OPERATIVES).note == "hint_useless_clue"
     assert public(stand, SPYMASTERS).note is None  # the other side is not told
     assert stand.state.phase is Phase.AWAITING_CLUE  # and nothing happened
-    press(stand, SPYMASTERS, KeyName.CLUE, 1.0)  # the clue: the hint goes
+    give_clue(stand, SPYMASTERS.value, 1.0)  # the clue: the hint goes
     assert stand.state.phase is Phase.GUESSING
     assert public(stand, OPERATIVES).note is None
     press(stand, SPYMASTERS, KeyName.PASS, 2.0)

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from clue_keys import give_clue
 
 from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
@@ -97,14 +98,14 @@ def test_expiry_ends_the_turn_as_a_journaled_event_and_replay_agrees(tmp_path: P
     stand = timed_stand(tmp_path)
     assert stand.timer_left == 120  # drawn full before the clock starts
     stand.tick(1000.0)  # the service's first tick starts the clock
-    stand.handle(Press("A", KeyName.CLUE), 1010.0)
+    give_clue(stand, "A", 1010.0)  # Clue…, Clue 1
     stand.handle(Touch(0, 0), 1030.0)
     stand.tick(1119.5)
     assert stand.timer_left == 1 and stand.state.turn is Team.BLUE
     stand.tick(1120.0)
     assert stand.state.turn is Team.RED and stand.state.last.result is Result.TIME_UP
     assert stand.timer_left == 120  # red's turn has its full time
-    assert journal_events(tmp_path) == ["clue blue", "touch 0 0", "timeout blue"]
+    assert journal_events(tmp_path) == ["clue blue 1", "touch 0 0", "timeout blue"]
     assert stand.state == replay(*journal_events(tmp_path))
     again = Stand(Store(tmp_path))
     again.boot()

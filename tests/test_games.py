@@ -110,18 +110,34 @@ def test_the_stand_plays_classic_keys_and_touches(tmp_path: Path) -> None:
     assert isinstance(stand.state, Classic) and stand.state.card == CLASSIC
     stand.handle(Press("B", KeyName.CLUE), 0.0)  # the operatives give no clue
     assert stand.state.phase.value == "awaiting_clue"
-    stand.handle(Press("A", KeyName.CLUE), 0.1)  # the spymasters do: blue's, no number
-    assert str(stand.state.clue) == "clue blue"
+    # The spymasters do: its number first (Clue…, +1), then the clue with it.
+    for k, key in enumerate((KeyName.CLUE, KeyName.CLUE)):
+        stand.handle(Press("A", key), 0.1 + k / 100)
+    assert stand.state.clue is None and stand.numbering == {Seat.A: "2"}
+    stand.handle(Press("A", KeyName.MENU), 0.15)  # "Clue 2"
+    assert str(stand.state.clue) == "clue blue 2" and not stand.numbering
     stand.handle(Touch(0, 0), 0.2)
     stand.handle(Press("A", KeyName.PASS), 0.3)  # not the spymasters' key
-    assert stand.state.turn.value == "blue"
+    assert stand.state.turn.value == "blue" and stand.state.guesses_left == 2
     stand.handle(Press("B", KeyName.PASS), 0.4)
     assert stand.state.turn.value == "red"
     journal = (tmp_path / "current.journal").read_text()
-    assert "clue blue" in journal and "touch 0 0" in journal and "pass blue" in journal
+    assert "clue blue 2" in journal and "touch 0 0" in journal and "pass blue" in journal
     again = Stand(Store(tmp_path))
     again.boot()
     assert again.state == stand.state
+    assert again.state.log[0] == parse_event("clue blue 2")  # replayed with its number
+
+
+def test_with_clue_numbers_off_one_press_gives_the_clue_with_none(tmp_path: Path) -> None:
+    stand = Stand(
+        Store(tmp_path), settings=Settings(game="classic", numbers=False), new_card=lambda: CLASSIC
+    )
+    stand.boot()
+    assert stand.labels(Seat.A)[KeyName.CLUE] == ("clue", False)  # "Clue given", as before
+    stand.handle(Press("A", KeyName.CLUE), 0.0)
+    assert str(stand.state.clue) == "clue blue" and stand.state.guesses_left is None
+    assert not stand.numbering
 
 
 def test_classic_penalty_from_the_menu_then_the_word(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 import pytest
+from clue_keys import give_clue
 
 from keystand import games
 from keystand.drivers.inputs import KeyName, Press, Touch
@@ -22,7 +23,7 @@ HOLD = Settings().reveal_delay
 
 def lose(stand: Stand, now: float) -> str:
     """Touch the assassin after a clue, in either game; returns the game's id."""
-    stand.handle(Press("A", KeyName.CLUE), now)
+    give_clue(stand, "A", now)
     state = stand.state
     if stand.game.name == "classic":
         cell = next(i for i in range(stand.game.grid.cells) if state.card.key(i).value == "X")

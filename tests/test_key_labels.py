@@ -3,10 +3,11 @@
 The label beside a key is `Stand.labels`; what a press does is `Stand.meaning`
 carried out by `_game_key` (or the menu's `press`). These tests press every key
 of both seats, short and held, at every step of scripted games (Duet on a
-keys-only stand and on a touch stand, classic, the menu, the end, the grid's
-calibration) on a copy of the stand, and check that the press did what its
-label says and nothing else: a key labelled "End turn" ends the turn and
-journals no touch, a key with no label journals nothing, and so on.
+keys-only stand and on a touch stand, classic with its clue numbers and
+without, the menu, the end, the grid's calibration) on a copy of the stand, and
+check that the press did what its label says and nothing else: a key labelled
+"End turn" ends the turn and journals no touch, a key labelled "Clue 2" journals
+the clue for 2, a key with no label journals nothing, and so on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from keystand import games, layouts, profile
 from keystand.drivers.inputs import KeyName, Press, Touch, parse_line
 from keystand.drivers.inputs.touchfilter import Orientation
 from keystand.rules import Card, Mission, Seat
+from keystand.rules.classic_card import Team
+from keystand.rules.classic_events import Clue, Timeout
 from keystand.rules.duet import Phase
 from keystand.stand import Settings, Stand
 
@@ -63,9 +66,11 @@ class MemoryStore:
         return []
 
 
-def stand(game: str = "duet", *, cursor_keys: bool = False, grid: bool = False) -> Stand:
+def stand(
+    game: str = "duet", *, cursor_keys: bool = False, grid: bool = False, numbers: bool = True
+) -> Stand:
     card: object = games.get("classic").generate(7) if game == "classic" else Card.from_code(CODE)
-    s = Stand(MemoryStore(), new_card=lambda: card)  # type: ignore[arg-type]
+    s = Stand(MemoryStore(), settings=Settings(numbers=numbers), new_card=lambda: card)  # type: ignore[arg-type]
     s.boot(game)
     s.cursor_keys = cursor_keys
     if grid:
@@ -82,11 +87,26 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     new = journal(after)[len(journal(before)) :]
     kinds = [type(e).__name__ for e in new]
     in_menu = seat in before.menus
+    numbers = before.game.clue_numbers
     if word is None:
         assert new == [], "a key with no label journaled something"
         assert set(after.menus) == set(before.menus) and after.picking == before.picking
+        assert after.numbering == before.numbering
+    elif word == "number":  # "Clue…": the number first, nothing journaled
+        assert new == [] and numbers is not None
+        assert after.numbering == {**before.numbering, seat: numbers.start}
+    elif word.startswith("give:"):  # "Clue 2": the clue, with the number the label names
+        assert kinds == ["Clue"] and seat not in after.numbering
+        assert str(new[0].number) == word.removeprefix("give:") == before.numbering[seat]
+    elif word in ("plus", "minus") and seat in before.numbering:
+        assert new == [] and numbers is not None
+        at = numbers.values.index(before.numbering[seat])
+        assert after.numbering[seat] == numbers.values[at + (1 if word == "plus" else -1)]
+    elif word == "back" and seat in before.numbering:
+        assert new == [] and seat not in after.numbering and after.state == before.state
     elif word in ("clue", "arm"):
         assert kinds == ["Clue"]
+        assert getattr(new[0], "number", None) is None  # one press: no number
         if word == "arm":
             assert after.state.armed is seat
     elif word == "end_turn":
@@ -281,7 +301,7 @@ def test_calibration_labels_undo_cancel() -> None:
 
 
 def test_classic_labels_each_roles_keys() -> None:
-    s = stand("classic")
+    s = stand("classic", numbers=False)  # the menu's Clue number off: one press, "Clue given"
     spymasters, operatives = games.get("classic").seat_names[0][1], Seat.B
     assert s.labels(spymasters)[KeyName.CLUE] == ("clue", False)
     assert s.labels(operatives)[KeyName.CLUE] == (None, False)  # the spymasters' key
@@ -289,6 +309,98 @@ def test_classic_labels_each_roles_keys() -> None:
     s.handle(Press(spymasters.value, KeyName.CLUE), 1.0)
     assert s.labels(operatives)[KeyName.PASS] == (None, False)  # no guess yet
     list(try_every_key(s, 2.0))
+
+
+def agent_touches(s: Stand, team: str, count: int) -> list[str]:
+    """`count` touch lines of `team`'s agents not yet covered (classic)."""
+    state = s.state
+    cells = sorted(state.card.agents(Team(team)) - state.covered)[:count]
+    return [f"touch {c // 5} {c % 5}" for c in cells]
+
+
+def test_a_classic_game_with_clue_numbers_does_what_each_label_says() -> None:
+    """The spymasters choose each clue's number on their keys (Clue…, +1, -1, Back,
+    Clue N), through 0 and unlimited and past both ends; the operatives guess to
+    the number plus one, which ends the turn; then the assassin, the end held and
+    shown. Every key of both seats, pressed short and held, at every step."""
+    s = stand("classic")
+    first = s.state.team.value
+    other = s.state.team.other.value
+    lines = ["press A clue", "press A clue", "press A pass", "press A undo"]  # back: no clue
+    lines += ["press A clue", "press A pass", "press A pass"]  # 0, and -1 at 0 does nothing
+    lines += ["press A clue"] * 2 + ["press A menu"]  # Clue 2: three guesses
+    seen = play(s, lines)
+    assert str(s.state.clue) == f"clue {first} 2" and s.state.guesses_left == 3
+    lines = agent_touches(s, first, 3)  # the third guess on 2 ends the turn
+    seen |= play(s, lines)
+    assert s.state.turn.value == other and s.state.phase.value == "awaiting_clue"
+    lines = ["press A clue"] + ["press A clue"] * 10  # up to unlimited, and +1 past it
+    lines += ["press A menu long"]  # Clue ∞, held: the clue, not the menu
+    seen |= play(s, lines)
+    assert str(s.state.clue) == f"clue {other} unlimited" and s.state.guesses_left is None
+    lines = [*agent_touches(s, other, 4), "press B pass"]  # no limit: as long as they like
+    lines += ["press A clue", "press A pass", "press A menu"]  # Clue 0: no limit either
+    seen |= play(s, lines)
+    assert str(s.state.clue) == f"clue {first} 0"
+    assassin = s.state.card.assassin
+    seen |= play(s, [f"touch {assassin // 5} {assassin % 5}"])  # the end, held back
+    assert not s.playing and not s.revealed
+    s.tick(100.0)  # both sides shown
+    seen |= {word for *_, word in try_every_key(s, 100.0) if word}
+    assert {"number", "plus", "minus", "back", "end_turn", "undo", "menu", "new_game"} <= seen
+    assert {"give:0", "give:2", "give:unlimited"} <= seen
+    records = [str(e) for e in journal(s) if not isinstance(e, tuple)]
+    clues = [e for e in records if e.startswith("clue")]
+    assert clues == [f"clue {first} 2", f"clue {other} unlimited", f"clue {first} 0"]
+
+
+def test_the_number_on_the_label_is_the_number_journaled() -> None:
+    """The confirming key's label is drawn from the meaning that is carried out: its
+    words on the screen ("Clue 2", "Clue ∞") and the clue journaled agree."""
+    from keystand.layouts import keys as key_labels
+    from keystand.layouts.i18n import strings
+
+    for steps, shown, journaled in (
+        (1, "Clue 2", "2"),
+        (0, "Clue 1", "1"),
+        (9, "Clue ∞", "unlimited"),
+    ):
+        s = stand("classic")
+        s.handle(Press("A", KeyName.CLUE), 0.0)
+        for k in range(steps):
+            s.handle(Press("A", KeyName.CLUE), 0.1 + k)
+        word, held = s.labels(Seat.A)[KeyName.MENU]
+        assert key_labels.text(strings("en"), layouts.KeyLabel(word, held)) == shown
+        s.handle(Press("A", KeyName.MENU), 20.0)
+        assert journal(s)[-1] == Clue(s.state.clue.team, s.state.clue.number)
+        assert str(journal(s)[-1]) == f"clue {s.state.team.value} {journaled}"
+
+
+def test_choosing_the_number_ends_with_the_turn_it_was_for() -> None:
+    """The timer ends the turn while the spymasters choose: the number was for that
+    team's clue, so the keys are the next team's again (Clue…), not its number."""
+    s = stand("classic")
+    s.handle(Press("A", KeyName.CLUE), 0.0)
+    s.handle(Press("A", KeyName.CLUE), 1.0)
+    team = s.state.team
+    s.handle(games.Played(Timeout(team)), 2.0)
+    assert s.state.team is team.other and not s.numbering
+    assert s.labels(Seat.A)[KeyName.CLUE] == ("number", False)
+    list(try_every_key(s, 3.0))
+
+
+def test_a_failed_spymasters_panel_holds_the_numbered_clue() -> None:
+    """Their panel fails while they choose: the clue needs their side, so the key
+    that gives it loses its label and gives nothing until the panel is back."""
+    s = stand("classic")
+    s.handle(Press("A", KeyName.CLUE), 0.0)
+    s.panel_health(Seat.A, "seat A: BUSY stayed high")
+    assert s.labels(Seat.A)[KeyName.MENU] == (None, False)
+    list(try_every_key(s, 1.0))
+    s.handle(Press("A", KeyName.MENU), 2.0)
+    assert s.state.clue is None and s.numbering == {Seat.A: "1"}
+    s.panel_health(Seat.A, None)
+    assert s.labels(Seat.A)[KeyName.MENU] == ("give:1", False)
 
 
 def test_the_profile_and_the_layouts_name_the_same_edges() -> None:

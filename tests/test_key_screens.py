@@ -19,7 +19,7 @@ import pytest
 from command import keystand
 from PIL import Image, ImageChops
 
-from keystand import layouts, screens
+from keystand import games, layouts, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import KeyName
 from keystand.rules import Card, Mission, Seat
@@ -32,6 +32,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / "keys"
 SHEET = ROOT / "docs" / "keys.png"
 UPDATE = os.environ.get("KEYSTAND_UPDATE_GOLDEN") == "1"
 CODE = "YAKM-S9ED-D1RD"  # the goldens' card (tests/golden/scripts)
+CLASSIC_CODE = "9CY-EPF-ZXQ"  # classic's goldens' card (tests/golden/classic/scripts): blue starts
 ORDER = tuple(KeyName)  # clue, pass, undo, menu: every shipped build's order
 
 # The shipped builds' mountings: (model, rotation, edge of the keys).
@@ -57,6 +58,9 @@ class Scene:
     langs: tuple[str, ...] = ("en",)
     builds: tuple[str, ...] = ("minimal",)
     extra: dict[str, str] = field(default_factory=dict)
+    game: str = "duet"  # classic: seat A faces the spymasters, B the operatives
+    number: str | None = None  # classic: the clue's number the spymasters are choosing
+    menu_index: int = 3  # the menu's entry chosen (`menu`)
 
 
 A_CLUE = ("clue A",)
@@ -72,15 +76,47 @@ SCENES = {
     "end-held": Scene(("clue A", "touch 0 4"), Seat.B),
     "end-shown": Scene(("clue A", "touch 0 4"), Seat.B, revealed=True),
     "menu": Scene(A_CLUE, Seat.A, menu=True, langs=("en", "de", "ru"), builds=tuple(BUILDS)),
+    # Classic: the spymasters' clue key chooses the clue's number (Clue…), then +1, -1,
+    # Back and the clue with it (Clue 2); the operatives see the number and the
+    # guesses left, and the key once the end is final.
+    "classic-clue": Scene((), Seat.A, game="classic", builds=tuple(BUILDS)),
+    "classic-number": Scene(
+        (), Seat.A, game="classic", number="2", langs=("en", "de", "ru"), builds=tuple(BUILDS)
+    ),
+    "classic-unlimited": Scene((), Seat.A, game="classic", number="unlimited"),
+    "classic-guess": Scene(
+        ("clue blue 2", "touch 0 0"),
+        Seat.B,
+        game="classic",
+        langs=("en", "de", "ru"),
+        builds=tuple(BUILDS),
+    ),
+    # The classic menu at Clue number (on): a group that keeps the count sets it off.
+    "classic-menu": Scene(
+        (),
+        Seat.A,
+        game="classic",
+        menu=True,
+        menu_index=4,
+        langs=("en", "de", "ru"),
+        builds=tuple(BUILDS),
+    ),
+    "classic-end-shown": Scene(
+        ("clue blue 2", "touch 1 3"), Seat.B, game="classic", revealed=True, builds=tuple(BUILDS)
+    ),
 }
 
 
 def stand_at(scene: Scene, build: str = "minimal") -> Stand:
     """A stand (no store: nothing is saved) at the scene's moment, on `build`
     (only the keys-only build picks words with a cursor)."""
-    state = Duet.start(Card.from_code(CODE), Mission.parse(scene.mission))
+    game = games.get(scene.game)
+    if scene.game == "duet":
+        state = Duet.start(Card.from_code(CODE), Mission.parse(scene.mission))
+    else:
+        state = game.start(game.card_from_code(CLASSIC_CODE))
     for line in scene.lines:
-        state, _ = state.apply(parse_rules(line))
+        state, _ = state.apply(game.parse_event(line))
     s = Stand(cast(Store, None), settings=Settings(), state=state)
     s.cursor_keys = scene.cursor_keys and build == "minimal"
     if not s.playing and not scene.revealed:
@@ -89,14 +125,10 @@ def stand_at(scene: Scene, build: str = "minimal") -> Stand:
         s.picking.add(scene.seat)
         s.cursors[scene.seat] = 12
     if scene.menu:
-        s.menus[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=3)
+        s.menus[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=scene.menu_index)
+    if scene.number is not None:
+        s.numbering[scene.seat] = scene.number
     return s
-
-
-def parse_rules(line: str) -> object:
-    from keystand import rules
-
-    return rules.parse_event(line)
 
 
 def frame(scene: Scene, build: str, lang: str) -> Image.Image:

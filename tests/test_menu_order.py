@@ -27,7 +27,7 @@ def test_each_game_has_its_own_settings_between() -> None:
     own = {name: games.get(name).menu_items[len(TOP) : -len(BOTTOM)] for name in games.SHIPPED}
     assert own == {
         "duet": ("mission", "order", "first_clue", "campaign", "new_campaign"),
-        "classic": ("timer",),
+        "classic": ("timer", "numbers"),
     }
 
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clue_keys import give_clue
 
 from keystand import screens
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
@@ -123,8 +124,9 @@ def test_classic_holds_the_spymasters_clue_while_their_panel_fails(tmp_path: Pat
     stand.panel_health(A, "seat A: BUSY stuck")  # seat A faces the spymasters
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     assert stand.state.phase is ClassicPhase.AWAITING_CLUE
+    assert not stand.numbering  # not even its number: the spymasters cannot see it
     stand.panel_health(A, None)
-    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    give_clue(stand, "A", 1.0)
     assert stand.state.phase is ClassicPhase.GUESSING
 
 

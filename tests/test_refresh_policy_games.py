@@ -48,6 +48,14 @@ def clue_giver(stand: Stand) -> str:
     raise AssertionError("no seat may give a clue now")
 
 
+def clue_presses(stand: Stand, seat: str) -> list[Press]:
+    """The keys that give a clue for 2 as their labels say: classic's spymasters
+    choose its number first (Clue…, +1, then Clue 2), a Duet clue is one press."""
+    if stand.game.clue_numbers is None:
+        return [Press(seat, KeyName.CLUE)]
+    return [Press(seat, KeyName.CLUE), Press(seat, KeyName.CLUE), Press(seat, KeyName.MENU)]
+
+
 @pytest.mark.parametrize("name", games.SHIPPED)
 def test_every_game_gets_the_clearing_in_its_quiet_moment_and_the_hold(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -81,8 +89,9 @@ def test_every_game_gets_the_clearing_in_its_quiet_moment_and_the_hold(
     try:
         service.redraw()
         assert service.drain(WAIT)
-        service.step(Press("A", KeyName.CLUE))  # the clue (A gives it, in either game)
-        assert service.drain(WAIT)
+        for press in clue_presses(stand, "A"):  # the clue (A gives it, in either game)
+            service.step(press)
+            assert service.drain(WAIT)
         for _ in range(2):  # two good guesses spend the budget: no clearing while guessing
             service.step(Touch(*divmod(good_cells(stand.state)[0], 5)))
             assert service.drain(WAIT)
@@ -95,19 +104,26 @@ def test_every_game_gets_the_clearing_in_its_quiet_moment_and_the_hold(
                 Refresh.PARTIAL,  # the pass
                 Refresh.FAST,  # the clearing, in the quiet moment
             ]
-        service.step(Press(clue_giver(stand), KeyName.CLUE))  # the next clue, whoever gives it
-        assert service.drain(WAIT)
+        for press in clue_presses(stand, clue_giver(stand)):  # the next clue, whoever gives it
+            service.step(press)
+            assert service.drain(WAIT)
         service.step(Touch(*divmod(assassin(stand.state), 5)))  # the game ends, held back
         assert service.drain(WAIT)
         assert not stand.game.playing(stand.state) and not stand.revealed
     finally:
         service.shutdown(WAIT)
+    # Classic's spymasters choose the clue's number on seat A's screen: two frames
+    # while the clue is still awaited (Clue…, +1), no quiet moment (their next
+    # press comes at once: no clearing may make it wait).
+    choosing = [(False, False)] * 2 if name == "classic" else []
     assert said == [
         (True, False),  # a new game: a clue is awaited
+        *choosing,
         (False, False),  # the clue
         (False, False),  # a guess
         (False, False),  # a guess
         (True, False),  # the pass: quiet
+        *choosing,
         (False, False),  # the next clue
         (False, True),  # the end, held back: no clearing before the end screen
     ]

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from command import run_script
 from page_stand import PageStand, serving, wait_for
 from real_inputs import pi_profile
 
@@ -202,15 +203,19 @@ def test_a_failed_panel_is_told_on_the_other_seats_screen(
 DUET_CODE = "5VHK-ZHXC-WE7S"
 
 
-def emulated_stand(tmp_path: Path, game: str, code: str) -> AbstractContextManager[PageStand]:
+def emulated_stand(
+    tmp_path: Path, game: str, code: str | None
+) -> AbstractContextManager[PageStand]:
     """`keystand run --emulate`: two 2.7" V2 panels on the real drivers over
     emulated controllers, seat A's stuck from its second refresh, the simulator
-    page to play on, the key held back for one second at the end."""
+    page to play on, the key held back for one second at the end; a new game on
+    the card `code`, or (None) the game in play in the state dir."""
     profile = tmp_path / "pi.toml"
     profile.write_text(pi_profile('["simulator"]', stand="reveal_delay = 1\n"))
+    card = ("--card-code", code) if code is not None else ()
     return serving(
         tmp_path,
-        *("--profile", str(profile), "--game", game, "--card-code", code, "--speed", "0.01"),
+        *("--profile", str(profile), "--game", game, *card, "--speed", "0.01"),
         *("--emulate", str(tmp_path / "frames"), "--emulate-fault", "A:busy-stuck"),
     )
 
@@ -232,11 +237,25 @@ def test_a_stuck_panel_is_told_on_the_other_emulated_screen_in_play_at_the_end_a
         return views.for_seat(state, Seat.B, Context(partner_panel_failed=failed))
 
     state = rules_game.start(card)
-    with emulated_stand(tmp_path, game, card.code) as stand:
+    first = "press A clue"  # the clue, A's second refresh: its BUSY stays high
+    if game == "classic":
+        # Its clue key would choose the number first, and that frame would be A's
+        # second: the clue journaled before, and an agent found is that refresh.
+        script = tmp_path / "clue.txt"
+        script.write_text("clue blue 2\n")
+        done = run_script(tmp_path / "state", script, "--game", game, "--card-code", card.code)
+        assert done.returncode == 0, done.stderr
+        state, _ = state.apply(rules_game.parse_event("clue blue 2"))
+        agent = min(card.agents(state.team))
+        first = f"touch {agent // 5} {agent % 5}"
+    with emulated_stand(tmp_path, game, card.code if game == "duet" else None) as stand:
         # The page answers before the loop's first status: wait for that, not a time.
         wait_for(lambda: stand.status().get("panel_failed") == [], "the stand's first status")
-        stand.send("press A clue")  # A's second refresh: its BUSY stays high
-        state, _ = state.apply(rules_game.key_event(state, Seat.A, "clue"))
+        stand.send(first)
+        if game == "duet":
+            state, _ = state.apply(rules_game.key_event(state, Seat.A, "clue"))
+        else:
+            state, _ = state.apply(rules_game.touch_event(state, *divmod(agent, 5), penalty=False))
         wait_for(lambda: stand.status().get("panel_failed") == ["A"], "A's panel to fail")
         wait_for(lambda: stand.shows("B", layouts.render(b_view(state), spec)), "B's play screen")
 

@@ -196,7 +196,8 @@ def test_the_status_line_speaks_classic(classic_stand: PageStand) -> None:
         assert page.locator("#label-A").text_content() == "Spymasters (seat A)"
         assert page.locator("#label-B").text_content() == "Operatives (seat B, opposite)"
 
-        page.click(".keys[data-seat=A] button[data-key=clue]")  # the spymasters' clue
+        page.click(".keys[data-seat=A] button[data-key=clue]")  # the spymasters' Clue…
+        page.click(".keys[data-seat=A] button[data-key=menu]")  # Clue 1
         page.wait_for_function(
             "document.getElementById('status').textContent.includes('are guessing')",
             timeout=WAIT_MS,

@@ -149,11 +149,16 @@ def test_a_menu_key_is_a_choice_the_stand_carries_out() -> None:
 def test_settings_load_what_they_save_and_keep_a_bad_value_out(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    chosen = Settings(mission=Mission(7, 3), first=Seat.B, lang=("de", "ru"), timer=90)
+    chosen = Settings(
+        mission=Mission(7, 3), first=Seat.B, lang=("de", "ru"), timer=90, numbers=False
+    )
     assert Settings().loaded(chosen.saved()) == chosen
-    bad = {**chosen.saved(), "timer": 61, "lang": ["en", "xx"]}
+    bad = {**chosen.saved(), "timer": 61, "lang": ["en", "xx"], "numbers": "no"}
     assert Settings().loaded(bad) == Settings(mission=Mission(7, 3), first=Seat.B)
     assert "settings.json: timer 61" in caplog.text
+    assert "settings.json: numbers 'no'" in caplog.text
+    old = {k: v for k, v in chosen.saved().items() if k != "numbers"}  # before numbers
+    assert Settings().loaded(old).numbers is True
 
 
 def test_the_turn_timer_counts_a_turn_down_and_starts_again_for_the_next() -> None:

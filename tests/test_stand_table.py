@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from clue_keys import give_clue
 
 from keystand import games, screens
 from keystand.drivers.display import SimPanel
@@ -183,7 +184,7 @@ def test_a_covering_touch_shows_no_refusal_in_every_game(name: str, tmp_path: Pa
     """Classic too: the spymaster covers every touched word with its tile."""
     stand = Stand(Store(tmp_path), settings=Settings(game=name))
     stand.boot()
-    stand.handle(Press("A", KeyName.CLUE), 1.0)
+    give_clue(stand, "A", 1.0)
     state = stand.state
     if name == "classic":
         words = sorted(state.card.agents(state.team))[:2]

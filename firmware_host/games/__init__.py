@@ -98,6 +98,9 @@ class Context:
     penalty_pending: bool = False
     timer: int | None = None  # seconds left on the turn timer (None: no timer)
     cursor: int | None = None  # buttons only: the word this seat's own cursor is on
+    # The number this seat is choosing for its clue on its keys (a value of the
+    # game's `ClueNumbers`), shown on its own screen only; None: not choosing.
+    number: str | None = None
     next_mission: Mission | None = None  # the next game's mission (a game that has them)
 
 
@@ -119,6 +122,20 @@ class KeySides:
     about: str
     sides: tuple[tuple[str, str], ...]
     legend: str
+
+
+@dataclass(frozen=True)
+class ClueNumbers:
+    """The numbers a game's clue takes on the keys (classic's "Baum: 2"): `values` in
+    the order the +1 key walks them, as the key labels and the game's `numbered_clue`
+    name them ("unlimited" is drawn "∞"); choosing one starts at `start`."""
+
+    values: tuple[str, ...]
+    start: str
+
+    def __post_init__(self) -> None:
+        if self.start not in self.values or len(set(self.values)) != len(self.values):
+            raise ValueError(f"clue numbers {self.values}: distinct, and {self.start!r} among them")
 
 
 @dataclass(frozen=True)
@@ -150,6 +167,9 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
     choices: tuple[str, ...]  # the Options it takes (`keystand play --mission` and the like)
     legend: str  # what the marks of `text_board` mean
     grid: Grid  # its grid of words: the layouts, the cursor and the mat take its shape
+    # The numbers its clue takes, chosen on the clue giver's keys before the clue is
+    # given (None: its clue is given by one press, with no number).
+    clue_numbers: ClueNumbers | None
 
     def parse_seat(self, text: str) -> Seat:
         """A seat by the name `render --seat` takes; ValueError names the seats."""
@@ -214,6 +234,11 @@ class Game(Protocol[CardT, StateT, EventT, OutcomeT]):
         """What a seat's clue or pass key does now, as its label names it (a word of
         the screens' [key] table: "clue", "arm", "end_turn"); None when the key
         does nothing for this seat now (the rules would refuse it)."""
+        ...
+
+    def numbered_clue(self, state: StateT, seat: Seat, number: str) -> EventT | None:
+        """The clue `seat`'s clue key gives now with `number` (a value of
+        `clue_numbers`); None when that key gives no clue now."""
         ...
 
     def act_event(self, state: StateT, verb: str, seat: Seat | None) -> EventT | None: ...

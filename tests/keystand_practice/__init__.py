@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from keystand.drivers.inputs import InputEvent
 from keystand.games import (
+    ClueNumbers,
     Context,
     Game,
     KeySides,
@@ -42,6 +43,7 @@ class PracticeGame:
     choices: tuple[str, ...] = ()
     legend: str = "G agent, . bystander, X assassin: a covered word's key; · open"
     grid: Grid = GRID
+    clue_numbers: ClueNumbers | None = None  # its clue is one press
 
     def parse_seat(self, text: str) -> Seat:
         return Seat.parse(text)
@@ -136,6 +138,9 @@ class PracticeGame:
         if event is None or refused(state.apply(event)[1]):
             return None
         return "clue" if key == "clue" else "end_turn"
+
+    def numbered_clue(self, state: Practice, seat: Seat, number: str) -> Event | None:
+        return None
 
     def act_event(self, state: Practice, verb: str, seat: Seat | None) -> Event | None:
         return rules.parse_event(verb) if verb in ("clue", "pass", "undo") else None

@@ -4,10 +4,12 @@ the screens of `keystand.games.classic.views`.
 On the stand the two screens take the two roles (docs/classic-screens.md): seat
 A's panel faces the spymasters and shows the key, seat B's faces the operatives
 and shows only what the table knows. So the keys: the spymasters' clue key
-gives the clue of the team on turn (without a number: no guess limit, the
-group keeps the count), the operatives' pass key ends their turn (the other
-two keys do nothing; the stand's hint says whose key it is); undo needs both
-seats, as in Duet. The penalty from the menu needs a word: the next touch
+gives the clue of the team on turn with its number, chosen on their keys first
+(`clue_numbers`: 0 to 9 and unlimited, as the rulebook has them; with the
+menu's Clue number off, one press gives it without a number: no guess limit,
+the group keeps the count), the operatives' pass key ends their turn (the
+other two keys do nothing; the stand's hint says whose key it is); undo needs
+both seats, as in Duet. The penalty from the menu needs a word: the next touch
 names the other team's word its spymaster covers. A script names every event
 in full (`clue red 2`, `penalty 1 3`).
 """
@@ -26,6 +28,8 @@ from ...rules.card import GRID
 from ...rules.classic_card import OTHER_AGENTS, STARTING_AGENTS, ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
+    MAX_NUMBER,
+    UNLIMITED,
     Clue,
     Event,
     Pass,
@@ -36,6 +40,7 @@ from ...rules.classic_events import (
     parse_event,
 )
 from .. import (
+    ClueNumbers,
     Context,
     Game,
     KeySides,
@@ -60,6 +65,7 @@ class ClassicGame:
         "new_game",
         "penalty",
         "timer",
+        "numbers",
         "language",
         "history",
         "game",
@@ -72,6 +78,12 @@ class ClassicGame:
     has_timer: bool = True  # the rulebook's variant; off unless the menu sets a length
     choices: tuple[str, ...] = ()  # no mission, order or first clue
     legend: str = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+    # "Dein Hinweis muss aus 1 Wort und 1 Zahl bestehen", 0 ("Null-Hinweis") and
+    # "unbegrenzt" among them; choosing starts at 1, a clue for one word, the
+    # rulebook's smallest that counts words.
+    clue_numbers: ClueNumbers | None = ClueNumbers(
+        (*(str(n) for n in range(MAX_NUMBER + 1)), UNLIMITED.value), "1"
+    )
 
     def parse_seat(self, text: str) -> Seat:
         """A role's name, or the letter of the stand's seat whose panel faces it
@@ -186,6 +198,12 @@ class ClassicGame:
         if event is None or refused(state.apply(event)[1]):
             return None
         return "clue" if key == "clue" else "end_turn"
+
+    def numbered_clue(self, state: rules.Classic, seat: Seat, number: str) -> Event | None:
+        team = state.turn
+        if team is None or seat is not SPYMASTERS:
+            return None
+        return Clue(team, UNLIMITED if number == UNLIMITED.value else int(number))
 
     def act_event(self, state: rules.Classic, verb: str, seat: Seat | None) -> Event | None:
         if verb == "undo":

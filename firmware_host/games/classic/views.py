@@ -10,7 +10,8 @@ The operatives' view is built from the public record alone, `public_record`:
 - the tiles on the table: the covered cells and, for those only, their colour
   (a touched word gets the tile of its colour, for everyone to see);
 - the team that started (it gave the first clue), the phase, the team on turn,
-  the guesses the clue still allows, the winner and how;
+  the clue's number (said aloud) and the guesses it still allows, the winner
+  and how;
 - what the last input did, or why it was refused, except a refusal that tells
   something of the key: a penalty cover on a word that is not the covering
   team's agent (`penalty_not_their_word`) is the spymasters' business, so the
@@ -19,7 +20,10 @@ The operatives' view is built from the public record alone, `public_record`:
   called the clue invalid), the turn timer, a fault, the other screen failing
   (a public fact: everyone can see a panel that does not change).
 
-The spymasters' view adds the key, in table order, and shows every refusal.
+The spymasters' view adds the key, in table order, shows every refusal, and
+the number they are choosing for their clue on their keys. Once the end is
+final (`context.reveal`) the operatives' view has the key too: the game is
+over and cannot be taken back, so nothing of it is secret any more.
 """
 
 from __future__ import annotations
@@ -165,6 +169,7 @@ def _public(
         team=_team(state.turn),
         revealed=revealed(state),
         guesses_left=state.guesses_left,
+        clue_number=clue_number(state),
         winner=_team(state.winner),
         win=win(state),
         # Pending while the other spymaster picks the word to cover (guessing only).
@@ -178,6 +183,15 @@ def _public(
         panel_failed=ROLES[seat.partner] if context.partner_panel_failed else None,
         grid=SHAPE,
     )
+
+
+def clue_number(state: Classic) -> str | None:
+    """The number of the clue being guessed, as the screens name it ("0".."9",
+    "unlimited"); None: no clue, or one given without a number. Public: the
+    spymaster said it aloud."""
+    if state.phase is not Phase.GUESSING or state.clue is None or state.clue.number is None:
+        return None
+    return str(state.clue.number)
 
 
 def stand_note(seat: Seat, context: Context) -> str | None:
@@ -210,12 +224,18 @@ def public_record(state: Classic, context: Context = NO_CONTEXT) -> ClassicPubli
 
 
 def operatives(state: Classic, context: Context = NO_CONTEXT) -> OperativesView:
-    """The operatives' screen: the public record and nothing else."""
-    return OperativesView(public_record(state, context))
+    """The operatives' screen: the public record and nothing else, until the end is
+    final (over, and no longer held back for undo: `context.reveal`); then the key
+    card too, turned round for the whole table."""
+    final = state.phase is Phase.OVER and context.reveal
+    return OperativesView(public_record(state, context), key_colours(state) if final else None)
 
 
 def spymasters(state: Classic, context: Context = NO_CONTEXT) -> SpymastersView:
     """The spymasters' screen: the key card, the public record, and every refusal
-    (a penalty on a word that is not the covering team's is told here only)."""
+    (a penalty on a word that is not the covering team's is told here only); and
+    the number they are choosing on their keys for the clue they are about to give."""
     last = state.last if context.show_refusal else accepted_last(state)
-    return SpymastersView(key_colours(state), _public(state, last, context, SPYMASTERS))
+    public = _public(state, last, context, SPYMASTERS)
+    choosing = context.number if public.stage is ClassicStage.AWAITING_CLUE else None
+    return SpymastersView(key_colours(state), public, choosing)

@@ -21,7 +21,7 @@ from ...rules import Card, Grid, Mission, Seat
 from ...rules.card import GRID
 from ...rules.duet import READS_TABLE, RULES_VERSION, Duet, Outcome, Phase, Rejection, Status
 from ...script import ScriptError, parse_script
-from .. import Context, Game, KeySides, Options, Played, Step, refused
+from .. import ClueNumbers, Context, Game, KeySides, Options, Played, Step, refused
 from . import summary
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class DuetGame:
     has_timer: bool = False  # Duet's time is its bank of turns
     choices: tuple[str, ...] = ("mission", "loose_order", "first")
     legend: str = summary.BOARD_LEGEND
+    clue_numbers: ClueNumbers | None = None  # a Duet clue has a number only said aloud
 
     def parse_seat(self, text: str) -> Seat:
         return Seat.parse(text)
@@ -179,6 +180,9 @@ class DuetGame:
         if key == "pass":
             return "end_turn"
         return "arm" if state.phase is Phase.SUDDEN_DEATH else "clue"
+
+    def numbered_clue(self, state: Duet, seat: Seat, number: str) -> rules.Event | None:
+        return None  # the stand keeps no count of a Duet clue's words
 
     def act_event(self, state: Duet, verb: str, seat: Seat | None) -> rules.Event | None:
         if verb == "clue" and seat is not None:
