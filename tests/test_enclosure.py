@@ -155,15 +155,22 @@ def test_panels_and_what_hangs_on_them_fit_their_pockets(builds):
         assert build.fit.empty, f"{build.name}: contents and body overlap\n{build.fit.log}"
 
 
+def contents_below(contents) -> list[str]:
+    """The contents' lowest point if under the base plate's top (z = 0: the
+    body stands on it; the table is below it)."""
+    lowest = float(contents.bounds[0][2])
+    return [f"contents reach z = {lowest:.2f} mm"] if lowest < 0 else []
+
+
 def test_every_contents_lowest_point_is_on_or_above_the_base_plate(builds):
-    """The base plate's top is z = 0 (the body stands on it; the table is below
-    it); nothing the stand holds reaches lower (the minimal build's USB-C plug
-    and its bend reached 3.8 mm below)."""
+    """Nothing the stand holds reaches under the base plate's top (the minimal
+    build's USB-C plug and its bend reached 3.8 mm below)."""
     for build in builds.values():
-        lowest = float(build.contents.bounds[0][2])
-        assert lowest >= 0, f"{build.name}: contents reach z = {lowest:.2f} mm"
+        assert not contents_below(build.contents), build.name
         # and the base plate is under them, its underside the stand's lowest point
-        assert float(build.assembled.bounds[0][2]) <= lowest - 2.4, build.name
+        assert float(build.assembled.bounds[0][2]) <= float(build.contents.bounds[0][2]) - 2.4, (
+            build.name
+        )
 
 
 # ---- the tilt and the eyes ------------------------------------------------------
@@ -327,10 +334,15 @@ NUT = 2.0  # ISO 4032 M2.5 nut height
 STANDOFF_THREAD = 1.5 * 2.5  # a screw's engagement in a standoff: one and a half diameters
 
 
-def screws(build: Build) -> list[tuple[int, np.ndarray, np.ndarray, float, float, float]]:
+Screw = tuple[int, np.ndarray, np.ndarray, float, float, float]
+
+
+def screws(facts: list[list]) -> list[Screw]:
+    """A HAT's screws from the model's echoed facts: seat, where the head sits
+    on the face, the way in, the head's diameter, the screw's length, the board."""
     return [
         (s, np.asarray(p, float), np.asarray(d, float), head, length, pcb)
-        for s, p, d, head, length, pcb in build.all("screw")
+        for kind, s, p, d, head, length, pcb in (f for f in facts if f[0] == "screw")
     ]
 
 
@@ -341,30 +353,39 @@ def across(direction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a, np.cross(direction, a)
 
 
-def test_a_hats_screw_heads_rest_on_the_flat_face_clear_of_the_window(builds):
-    """Round each screw's hole, at its head's radius and 0.3 mm more, the face is
-    there and flat: a ray straight in meets the face where the hole's rim is
-    (the heads sat on the window's bevel, 0.1 mm from it)."""
-    build = builds["minimal"]
-    found = screws(build)
-    assert len(found) == 8
+def heads_off_the_flat(body, found: list[Screw]) -> list[str]:
+    """Round each screw's hole, at its head's radius and 0.3 mm more, the face
+    must be there and flat: a ray straight in meets it where the hole's rim is
+    (the first print's heads sat on the window's bevel, 0.1 mm from it)."""
+    wrong = []
     for seat, point, inward, head, _length, _pcb in found:
         a, b = across(inward)
         for k in range(24):
             angle = 2 * math.pi * k / 24
             ring = point + (head / 2 + 0.3) * (math.cos(angle) * a + math.sin(angle) * b)
-            got = hits(build.parts["body"], ring - 2 * inward, inward)
-            assert got.size and got[0] == pytest.approx(2.0, abs=0.05), (
-                f"seat {seat}: the head at {point} overhangs the face at {ring}"
-            )
+            got = hits(body, ring - 2 * inward, inward)
+            if not (got.size and abs(got[0] - 2.0) <= 0.05):
+                wrong.append(
+                    f"seat {seat}: the head at {point.round(2)} overhangs the face "
+                    f"at {ring.round(2)}"
+                )
+    return wrong
 
 
-def grip(build: Build, point, inward) -> float:
+def test_a_hats_screw_heads_rest_on_the_flat_face_clear_of_the_window(builds):
+    build = builds["minimal"]
+    found = screws(build.facts)
+    assert len(found) == 8
+    wrong = heads_off_the_flat(build.parts["body"], found)
+    assert not wrong, "\n".join(wrong)
+
+
+def grip(assembled, point, inward) -> float:
     """How much a screw through the face clamps, measured on the assembled
     mesh beside its hole: the solid from the face's outside to the first gap
     (face and boss, or face and spacer), and the 0.05 mm from there to the board."""
     a, _ = across(inward)
-    found = hits(build.assembled, point + 2.3 * a - inward, inward)  # in the boss's ring
+    found = hits(assembled, point + 2.3 * a - inward, inward)  # in the boss's ring
     assert found.size >= 2
     end, i = found[1], 2
     while i + 1 < found.size and found[i] - end < 0.1:  # parts that touch: one solid
@@ -372,57 +393,148 @@ def grip(build: Build, point, inward) -> float:
     return float(end - found[0]) + 0.05
 
 
-def test_a_hats_screws_are_long_enough_for_their_grip(builds):
+def screws_too_short(assembled, found: list[Screw]) -> list[str]:
     """HAT B's screws go into nuts (a nut and a thread past it), HAT A's into
-    the standoffs to the Pi (one and a half diameters of thread): measured from
-    the face and boss or spacer on the mesh, and the board's thickness."""
-    build = builds["minimal"]
-    for seat, point, inward, _head, length, pcb in screws(build):
-        clamped = grip(build, point, inward) + pcb
-        assert 5 < clamped < 9, f"seat {seat}: grip {clamped:.2f} mm at {point}"
+    the standoffs to the Pi (one and a half diameters of thread): the grip
+    measured from the face and boss or spacer on the mesh, and the board."""
+    wrong = []
+    for seat, point, inward, _head, length, pcb in found:
+        clamped = grip(assembled, point, inward) + pcb
+        if not 5 < clamped < 9:
+            wrong.append(f"seat {seat}: grip {clamped:.2f} mm at {point.round(2)}")
         spare = length - clamped
         need = STANDOFF_THREAD if seat == 0 else NUT + ISO_M25_PITCH
-        assert spare >= need, f"seat {seat}: an M2.5 x {length} leaves {spare:.2f} mm, {need} needed"
+        if spare < need:
+            wrong.append(f"seat {seat}: an M2.5 x {length} leaves {spare:.2f} mm, {need} needed")
+    return wrong
+
+
+def test_a_hats_screws_are_long_enough_for_their_grip(builds):
+    build = builds["minimal"]
+    found = screws(build.facts)
+    assert len(found) == 8
+    wrong = screws_too_short(build.assembled, found)
+    assert not wrong, "\n".join(wrong)
+
+
+# The first print's faults, each put back into a copy of the model: each must
+# fail the check that found it. (file, old, new, the part to render, the check.)
+MODEL_BREAKS = [
+    # The HAT 30 mm up the face, as first printed: the Pi's USB-C plug and its
+    # bend 3.8 mm under the base plate's top.
+    (
+        "minimal.scad",
+        '["t0", 36]',
+        '["t0", 30]',
+        "contents",
+        lambda done, mesh, build: contents_below(mesh),
+    ),
+    # The window's bottom bevel at 45 degrees: the lower screws' heads on it.
+    (
+        "body.scad",
+        "WIN_TB = 30;",
+        "WIN_TB = 45;",
+        "body",
+        lambda done, mesh, build: heads_off_the_flat(mesh, screws(done.facts)),
+    ),
+    # HAT B's screws M2.5 x 8: 1.7 mm past the grip, less than a nut and a thread.
+    (
+        "body.scad",
+        "HAT_SCREW = [12, 10];",
+        "HAT_SCREW = [12, 8];",
+        "spacer",
+        lambda done, mesh, build: screws_too_short(build.assembled, screws(done.facts)),
+    ),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "part", "check"), MODEL_BREAKS)
+def test_the_first_prints_faults_put_back_fail_their_checks(
+    builds, tmp_path, file, old, new, part, check
+):
+    for name in ("body.scad", "panels.scad", "minimal.scad"):
+        shutil.copy(ENCLOSURE / name, tmp_path / name)
+    source = (tmp_path / file).read_text()
+    assert source.count(old) == 1, old
+    (tmp_path / file).write_text(source.replace(old, new))
+    done = render.render(tmp_path / "minimal.scad", tmp_path / f"{part}.stl", part)
+    assert done.ok, done.log
+    assert check(done, trimesh.load(tmp_path / f"{part}.stl", force="mesh"), builds["minimal"])
 
 
 # ---- walls and supports -----------------------------------------------------------
 
 
-def wall_scan(mesh, count: int, seed: int) -> np.ndarray:
+def wall_scan(mesh, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Thickness at points spread over the whole surface: from each point,
     straight in along its face's inward normal to where the ray leaves through
     a face turned the other way (within 25 degrees: the wall's other side).
     Points whose ray leaves through a slanted face (a bevel's edge, a corner)
-    measure no wall and are left out."""
+    measure no wall and are left out. The thicknesses, and where each was taken."""
     points, index = trimesh.sample.sample_surface(mesh, count, seed=seed)
-    out = []
+    out, where = [], []
     for point, face in zip(points, index, strict=True):
         n = mesh.face_normals[face]
         found, faces = hits(mesh, point - 1e-4 * n, -n, with_faces=True)
         if found.size and float(np.dot(mesh.face_normals[faces[0]], n)) < -0.9:
             out.append(found[0])
-    return np.asarray(out)
+            where.append(point)
+    return np.asarray(out), np.asarray(where).reshape(-1, 3)
 
 
-# The face coupon keeps only the inner 1 mm of the face's wall (it gauges where
-# the board sits, and prints in a fraction of the time): its plate may be that.
-COUPON_WALL = 1.0
+# The one place a wall is let be thinner: the 2.7" HAT's two top screw holes
+# (the HAT standard's, 3.5 mm under its top edge) sit where the window's top and
+# the top key's hole (both where the glass and the keys are estimated to be)
+# come within 0.8 mm of them at the face's inside; each level top is a bridge
+# PrusaSlicer prints without support only there (body.scad, face_cuts). Webs
+# within this distance of a screw's axis, and no thinner than SCREW_WEB, pass.
+SCREW_WEB_REACH = 2.8 / 2 + 1.8
+SCREW_WEB = 0.7
+
+
+def beside_a_screw(points: np.ndarray, found: list[Screw]) -> np.ndarray:
+    """Which `points` (world) lie within SCREW_WEB_REACH of a HAT screw's axis."""
+    near = np.zeros(len(points), bool)
+    for _seat, head, inward, *_ in found:
+        rel = points - head
+        off = rel - np.outer(rel @ inward, inward)
+        near |= np.linalg.norm(off, axis=1) <= SCREW_WEB_REACH
+    return near
+
+
+def to_world(build: Build, part: str) -> np.ndarray | None:
+    """The matrix from a part's printed place back to the world, where the
+    screws are: the body is printed where it stands, the coupon from the
+    model's echoed frame; None for the parts with no screw through them."""
+    if part == "body":
+        return np.eye(4)
+    if part == "coupon":
+        return np.linalg.inv(np.asarray(build.one("coupon_from_world")[0], float))
+    return None
 
 
 def test_walls_are_at_least_1_6_mm_over_the_whole_of_every_part(builds):
-    for name, mesh in each_part(builds):
-        count = 3000 if name.endswith(("body", "base", "coupon")) else 600
-        got = wall_scan(mesh, count, seed=34)
-        assert got.size > count // 4, f"{name}: {got.size} of {count} points measured"
-        thinnest = float(got.min())
-        least = COUPON_WALL if name.endswith(" coupon") else MIN_WALL
-        assert thinnest >= least - 0.01, f"{name}: a wall of {thinnest:.2f} mm"
+    for build in builds.values():
+        found = screws(build.facts)
+        for part, mesh in build.parts.items():
+            name = f"{build.name} {part}"
+            count = 3000 if part in ("body", "base", "coupon") else 600
+            got, where = wall_scan(mesh, count, seed=34)
+            assert got.size > count // 4, f"{name}: {got.size} of {count} points measured"
+            thin = got < MIN_WALL - 0.01
+            back = to_world(build, part)
+            if found and back is not None and thin.any():
+                world = trimesh.transform_points(where, back)
+                thin &= ~(beside_a_screw(world, found) & (got >= SCREW_WEB))
+            assert not thin.any(), (
+                f"{name}: walls of {got[thin].round(2)} mm at {where[thin].round(1)}"
+            )
 
 
 def test_the_wall_scan_finds_a_thin_wall():
     """The scan is not blind: a 1.2 mm plate under a 3 mm one is found."""
     plate = trimesh.creation.box([40, 40, 1.2])
-    got = wall_scan(plate, 400, seed=34)
+    got, _ = wall_scan(plate, 400, seed=34)
     assert got.size > 100 and got.min() == pytest.approx(1.2, abs=0.01)
 
 
@@ -459,7 +571,9 @@ def overhangs(mesh, bridge: float = 12.0) -> list[str]:
         pts = mesh.triangles[faces].reshape(-1, 3)
         span = np.ptp(pts[:, :2], axis=0)
         if float(span.min()) > bridge:
-            wrong.append(f"a ceiling {span.round(1).tolist()} mm at {pts.mean(axis=0).round(1).tolist()}")
+            wrong.append(
+                f"a ceiling {span.round(1).tolist()} mm at {pts.mean(axis=0).round(1).tolist()}"
+            )
     for faces in regions(mesh, np.nonzero(steep)[0]):
         area = float(mesh.area_faces[faces].sum())
         if area >= 0.5:
@@ -490,19 +604,50 @@ needs_slicer = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def slices(builds) -> dict[str, dict[str, object]]:
-    return {
-        name: {part: render.slice_part(build.files[part]) for part in build.parts}
-        for name, build in builds.items()
-    }
+    """The slicer's figures for every part, as `make enclosure` recorded them
+    (hardware/enclosure/slices.json: slicing every part twice takes minutes, so
+    the tests read the record), each checked to be of the mesh rendered now."""
+    record = render.read_slices()
+    stale = []
+    for name, build in builds.items():
+        for part, mesh in build.parts.items():
+            got = record.get(name, {}).get(part)
+            if got is None:
+                stale.append(f"{name} {part}: not in slices.json")
+            elif not (
+                np.allclose(got.extents, mesh.extents, atol=0.01)
+                and abs(got.volume - mesh.volume) <= 1e-4 * mesh.volume + 0.1
+            ):
+                stale.append(
+                    f"{name} {part}: sliced {got.extents} {got.volume:.1f} mm3, "
+                    f"now {mesh.extents} {mesh.volume:.1f}"
+                )
+    assert not stale, "slices.json is older than the model: run make enclosure\n" + "\n".join(stale)
+    return {name: {part: s.slice for part, s in parts.items()} for name, parts in record.items()}
 
 
-@needs_slicer
 def test_the_slicer_would_support_no_part(slices):
     """PrusaSlicer with its automatic supports on (its own judgement of what
-    overhangs) prints no support for any part."""
+    overhangs) prints no support for any part (as make enclosure sliced them;
+    it stops on a part that would need any)."""
     for build, parts in slices.items():
         for part, s in parts.items():
             assert s.supports == 0, f"{build} {part}: {s.supports} support extrusions"
+
+
+@needs_slicer
+def test_the_slicer_supports_a_ledge_and_not_a_post(tmp_path):
+    """render.slice_part's support count is not blind: PrusaSlicer supports a
+    20 x 20 mm ledge on a 4 x 4 mm post, not the post alone."""
+    ledge = trimesh.creation.box([20, 20, 2])
+    ledge.apply_translation([0, 0, 11])
+    post = trimesh.creation.box([4, 4, 12])
+    post.apply_translation([0, 0, 6])
+    trimesh.util.concatenate([ledge, post]).export(tmp_path / "ledge.stl")
+    post.export(tmp_path / "post.stl")
+    assert render.slice_part(tmp_path / "ledge.stl").supports > 0
+    plain = render.slice_part(tmp_path / "post.stl")
+    assert plain.supports == 0 and plain.grams > 0 and plain.seconds > 0
 
 
 def minutes(text: str) -> int:
@@ -518,14 +663,15 @@ def readme_parts() -> dict[tuple[str, str], tuple[str, float, int]]:
     start = text.index(render.TABLE_START)
     rows = {}
     for line in text[start : text.index(render.TABLE_END, start)].splitlines():
-        found = re.match(r"\| (\S+) \| `\S+?-(\w+)\.stl` \| [^|]* \| ([^|]+) \| ([\d.]+) \| ([^|]+) \|", line)
+        found = re.match(
+            r"\| (\S+) \| `\S+?-(\w+)\.stl` \| [^|]* \| ([^|]+) \| ([\d.]+) \| ([^|]+) \|", line
+        )
         if found:
             build, part, size, grams, time = found.groups()
             rows[(build, part)] = (size.strip(), float(grams), minutes(time))
     return rows
 
 
-@needs_slicer
 def test_readmes_table_of_parts_is_the_slicers(builds, slices):
     """Every part's row: its size off the mesh, its filament and time PrusaSlicer's
     (whose time estimate varies by some seconds from run to run: 2 minutes or 1 %
@@ -533,21 +679,27 @@ def test_readmes_table_of_parts_is_the_slicers(builds, slices):
     rows = readme_parts()
     for name, build in builds.items():
         for part, mesh in build.parts.items():
-            assert (name, part) in rows, f"README has no row for {name}-{part}.stl: run make enclosure"
+            assert (name, part) in rows, (
+                f"README has no row for {name}-{part}.stl: run make enclosure"
+            )
             size, grams, mins = rows[(name, part)]
             s = slices[name][part]
             assert size == " x ".join(f"{v:.0f}" for v in mesh.extents), (name, part, size)
             assert abs(grams - s.grams) <= max(0.2, 0.01 * s.grams), (name, part, grams, s.grams)
-            assert abs(mins - s.seconds / 60) <= max(2, 0.01 * s.seconds / 60), (name, part, mins, s.seconds)
+            assert abs(mins - s.seconds / 60) <= max(2, 0.01 * s.seconds / 60), (
+                name,
+                part,
+                mins,
+                s.seconds,
+            )
     assert len(rows) == sum(len(b.parts) for b in builds.values())
 
 
-@needs_slicer
 def test_a_coupon_prints_in_minutes_not_hours(slices):
     for build, parts in slices.items():
         for coupon in ("coupon", "parts_coupon"):
-            assert parts[coupon].seconds < 2 * 3600, f"{build}: {parts[coupon].seconds} s"
-            assert parts[coupon].seconds < parts["body"].seconds / 3
+            assert parts[coupon].seconds < 3600, f"{build} {coupon}: {parts[coupon].seconds} s"
+            assert parts[coupon].seconds < parts["body"].seconds / 6
 
 
 # A press on a key: 1.6-2.5 N (the issue's figure for a 12 mm tactile key and a
@@ -558,13 +710,14 @@ FRICTION = 0.5
 STEEL = 7.85  # g/cm3
 
 
-@needs_slicer
 def test_a_key_press_does_not_slide_the_stand(builds, slices):
     """The printed parts (the slicer's grams) and the weight (its pocket's size,
     steel), nothing else counted: friction holds the press's push."""
     for name, build in builds.items():
         (size,) = build.one("weight")
-        grams = sum(render.COPIES.get(p, 1) * s.grams for p, s in slices[name].items() if "coupon" not in p)
+        grams = sum(
+            render.COPIES.get(p, 1) * s.grams for p, s in slices[name].items() if "coupon" not in p
+        )
         grams += size[0] * size[1] * size[2] / 1000 * STEEL
         tilt = math.radians(20)
         push = PRESS_N * math.cos(tilt)
@@ -720,7 +873,11 @@ FIT_BREAKS = [
     ("minimal", "55.0, 23.5]]", "55.0, 40.0]]"),
     # The 2.9" glass standing 2 mm higher than its entry says (more adhesive):
     # it reaches the wall through the gap.
-    ("touch-serial", '["glass_h", 1.5],  // estimate: the glass 1.2', '["glass_h", 3.0],  // estimate: the glass 1.2'),
+    (
+        "touch-serial",
+        '["glass_h", 1.5],  // estimate: the glass 1.2',
+        '["glass_h", 3.0],  // estimate: the glass 1.2',
+    ),
 ]
 
 
@@ -732,11 +889,9 @@ def test_a_panel_entry_that_no_longer_fits_fails_the_fit_check(tmp_path, build, 
     assert table.count(old) == 1
     (tmp_path / "panels.scad").write_text(table.replace(old, new))
     done = render.render(tmp_path / f"{build}.scad", tmp_path / "fit.stl", "fit")
+    # (The copy unchanged is the model the builds fixture found fitting: a
+    # copy that failed to load would not be ok here.)
     assert not done.empty and done.ok, f"{build}: the changed entry still fits"
-    # The same copy, unchanged, fits: the copy is not what breaks it.
-    (tmp_path / "panels.scad").write_text(table)
-    done = render.render(tmp_path / f"{build}.scad", tmp_path / "fit.stl", "fit")
-    assert done.empty
 
 
 # ---- the keys under their labels ----------------------------------------------

@@ -11,7 +11,9 @@ Every printed part is sliced with Debian's PrusaSlicer at hardware/README.md's
 settings (print.ini beside this file), twice: as printed (no supports), for
 the print time and the filament it takes, and with PrusaSlicer's automatic
 supports switched on, to ask it whether the part needs any (it must not). The
-figures go to build/enclosure/slices.json and to README's table of parts.
+figures go to slices.json beside this file (committed, with each mesh's size
+and volume, so the tests can tell a record older than the model without
+slicing again) and to README's table of parts.
 
     python hardware/enclosure/render.py [--card W H]
 
@@ -48,6 +50,7 @@ COPIES = {"spacer": 2, "keybar": 2}
 OUT = ROOT / "build" / "enclosure"
 PREVIEWS = HERE / "previews"
 README = ROOT / "hardware" / "README.md"
+SLICES = HERE / "slices.json"
 PRINT_INI = HERE / "print.ini"
 EMPTY = "Current top level object is empty."
 # The pictures: from seat A's side along its eyes' line (45 cm back, 40 cm up,
@@ -133,6 +136,46 @@ class Slice:
     supports: int  # support extrusions PrusaSlicer's automatic supports would print
 
 
+@dataclass(frozen=True)
+class Sliced:
+    """One part's line in slices.json: the slicer's figures and the mesh they
+    were taken from (its size and volume: a changed model no longer matches)."""
+
+    slice: Slice
+    extents: tuple[float, float, float]  # mm, as printed
+    volume: float  # mm3
+
+
+def write_slices(record: dict[str, dict[str, Sliced]], path: Path = SLICES) -> None:
+    out = {
+        build: {
+            part: {
+                **s.slice.__dict__,
+                "extents": [round(v, 3) for v in s.extents],
+                "volume": round(s.volume, 1),
+            }
+            for part, s in parts.items()
+        }
+        for build, parts in record.items()
+    }
+    path.write_text(json.dumps(out, indent=1) + "\n")
+
+
+def read_slices(path: Path = SLICES) -> dict[str, dict[str, Sliced]]:
+    raw = json.loads(path.read_text())
+    return {
+        build: {
+            part: Sliced(
+                Slice(int(v["seconds"]), float(v["grams"]), int(v["supports"])),
+                (float(v["extents"][0]), float(v["extents"][1]), float(v["extents"][2])),
+                float(v["volume"]),
+            )
+            for part, v in parts.items()
+        }
+        for build, parts in raw.items()
+    }
+
+
 _TIME = re.compile(r"^; estimated printing time \(normal mode\) = (.+)$", re.M)
 _GRAMS = re.compile(r"^; total filament used \[g\] = ([\d.]+)$", re.M)
 
@@ -146,7 +189,9 @@ def seconds(text: str) -> int:
 def _gcode(stl: Path, gcode: Path, extra: dict[str, str]) -> str:
     exe = slicer()
     if exe is None:
-        raise FileNotFoundError("prusa-slicer is not installed (make enclosure installs it as root)")
+        raise FileNotFoundError(
+            "prusa-slicer is not installed (make enclosure installs it as root)"
+        )
     ini = gcode.with_suffix(".ini")
     text = PRINT_INI.read_text()
     for key, value in extra.items():
@@ -162,7 +207,9 @@ def _gcode(stl: Path, gcode: Path, extra: dict[str, str]) -> str:
         check=False,
     )
     if done.returncode != 0 or not gcode.exists():
-        raise RuntimeError(f"prusa-slicer failed on {stl}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        raise RuntimeError(
+            f"prusa-slicer failed on {stl}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
     return gcode.read_text()
 
 
@@ -211,7 +258,9 @@ def parts_table(slices: dict[str, dict[str, Slice]], sizes: dict[str, dict[str, 
             if "coupon" not in part:
                 total_s += n * s.seconds
                 total_g += n * s.grams
-        lines.append(f"| {build} | **the stand** | | | **{total_g:.0f}** | **{hours(int(total_s))}** |")
+        lines.append(
+            f"| {build} | **the stand** | | | **{total_g:.0f}** | **{hours(int(total_s))}** |"
+        )
     return "\n".join(lines)
 
 
@@ -237,10 +286,12 @@ def main(argv: list[str] | None = None) -> int:
 
     slices: dict[str, dict[str, Slice]] = {}
     sizes: dict[str, dict[str, str]] = {}
+    record: dict[str, dict[str, Sliced]] = {}
     for build in BUILDS:
         scad = HERE / f"{build}.scad"
         slices[build] = {}
         sizes[build] = {}
+        record[build] = {}
         for part in PARTS[build]:
             out = OUT / f"{build}-{part}.stl"
             result = render(scad, out, part)
@@ -249,11 +300,18 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             s = slice_part(out)
             if s.supports:
-                print(f"{build} {part}: the slicer would support it ({s.supports} extrusions)", file=sys.stderr)
+                print(
+                    f"{build} {part}: the slicer would support it ({s.supports} extrusions)",
+                    file=sys.stderr,
+                )
                 return 1
             slices[build][part] = s
-            extent = trimesh.load(out, force="mesh").extents
+            mesh = trimesh.load(out, force="mesh")
+            extent = mesh.extents
             sizes[build][part] = " x ".join(f"{v:.0f}" for v in extent)
+            record[build][part] = Sliced(
+                s, (float(extent[0]), float(extent[1]), float(extent[2])), float(mesh.volume)
+            )
             print(f"{out.relative_to(ROOT)}: {hours(s.seconds)}, {s.grams:.1f} g")
         fit = render(scad, OUT / f"{build}-fit.stl", "fit")
         if not fit.empty:
@@ -265,9 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{build}: no {view} picture", file=sys.stderr)
                 return 1
             print(png.relative_to(ROOT))
-    (OUT / "slices.json").write_text(
-        json.dumps({b: {p: s.__dict__ for p, s in parts.items()} for b, parts in slices.items()}, indent=1)
-    )
+    write_slices(record)
+    print(SLICES.relative_to(ROOT))
     write_table(parts_table(slices, sizes))
     print(f"{README.relative_to(ROOT)}: the parts' table from the slicer")
     import mat  # beside this file (the script's folder is on sys.path)
