@@ -58,7 +58,7 @@ EMPTY = "Current top level object is empty."
 # orthographic), and the stand cut through the middle of the active area, seen
 # from +x and in front (each panel in its pocket, the base plate's contents).
 VIEWS = {
-    "seat": ("preview", "0,-285,245,0,0,45", "perspective"),
+    "seat": ("preview", "0,-390,310,0,0,50", "perspective"),
     "side": ("preview", "450,0,55,0,0,55", "ortho"),
     "section": ("section", "330,-110,170,0,0,45", "perspective"),
 }
