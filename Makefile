@@ -95,7 +95,8 @@ $(PRUSA):
 enclosure: $(STAMP) openscad
 	$(BIN)/python hardware/enclosure/render.py $(if $(CARD),--card $(CARD))
 
-# The enclosure's tests alone (they render, slice and cast rays: a few minutes).
+# The enclosure's tests alone (they render, cast rays and read the slicer's record,
+# hardware/enclosure/slices.json, that make enclosure writes: about 3 minutes).
 enclosure-test: $(STAMP) openscad
 	$(BIN)/pytest tests/test_enclosure.py tests/test_enclosure_mat.py
 

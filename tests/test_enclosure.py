@@ -2,9 +2,11 @@
 writes, not on the model's own parameters:
 
 - every printed part is a closed, consistently oriented solid on a 220 x 220 x
-  250 mm bed, whose walls (scanned over the whole mesh) are at least 1.6 mm, and
-  which PrusaSlicer prints without supports; README's table of parts is the
-  slicer's figures;
+  250 mm bed, whose walls (scanned over the whole mesh) are at least 1.6 mm
+  (one located exception), with no downward face past 45 degrees but short
+  bridges, and which PrusaSlicer printed without supports: `make enclosure`
+  records its slicing in slices.json, which must be of the meshes rendered
+  here; README's table of parts is those figures; the coupons print in minutes;
 - the panels and what hangs on them fit their places, every content sits above
   the base plate, each module slides down its channel;
 - the faces' tilt, measured off the body's faces; each seat's eyes (seated)
@@ -15,7 +17,8 @@ writes, not on the model's own parameters:
   window and are long enough for their grip;
 - each panel record is sane (active area inside the glass, glass on the board,
   keys off the glass, holes clear of the active area), agrees with the
-  software's active area, and each figure the issue broke on purpose fails.
+  software's active area, and each figure the issue broke on purpose fails;
+  so does each of the first print's faults put back into a copy of the model.
 
 Each build is rendered once for the module (openscad 2021.01, a few seconds a
 part); rays are cast in numpy.
