@@ -14,7 +14,7 @@ SYSBENCH := /usr/bin/sysbench
 # and spidev, which a desktop cannot build and keystand never imports).
 WAVESHARE := waveshare-epaper==1.4.0
 
-.PHONY: test sim lint venv clean browser systemd-tools micropython sysbench install-pi bench soak appliance-check enclosure openscad
+.PHONY: test sim lint venv clean browser systemd-tools micropython sysbench install-pi bench soak appliance-check enclosure enclosure-test openscad
 
 venv: $(STAMP)
 
@@ -65,12 +65,16 @@ $(MPY_STAMP): $(STAMP)
 	fi
 
 # The stands' bodies (hardware/enclosure/): Debian's openscad renders each
-# build's parts to STL under build/enclosure/ and a preview PNG into
+# build's parts to STL under build/enclosure/ and its pictures into
 # hardware/enclosure/previews/ (under Xvfb: openscad draws a PNG only on a
-# display). Installed here when we are root; tests/test_enclosure.py skips without.
+# display); Debian's PrusaSlicer slices every part (print times, filament, and
+# whether it would need supports: hardware/README.md's table of parts). Installed
+# here when we are root; tests/test_enclosure.py skips what it cannot run without.
+# CARD="W H" is a word card's measured size in mm, for the mat's template.
 OPENSCAD := /usr/bin/openscad
+PRUSA := /usr/bin/prusa-slicer
 
-openscad: $(OPENSCAD)
+openscad: $(OPENSCAD) $(PRUSA)
 
 $(OPENSCAD):
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -80,8 +84,21 @@ $(OPENSCAD):
 		echo "          sudo apt-get install openscad xvfb   (then make test again)"; \
 	fi
 
+$(PRUSA):
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prusa-slicer >/dev/null; \
+	else \
+		echo "keystand: prusa-slicer is missing; the enclosure's slicer tests will be skipped."; \
+		echo "          sudo apt-get install prusa-slicer   (then make test again)"; \
+	fi
+
 enclosure: $(STAMP) openscad
-	$(BIN)/python hardware/enclosure/render.py
+	$(BIN)/python hardware/enclosure/render.py $(if $(CARD),--card $(CARD))
+
+# The enclosure's tests alone (they render, cast rays and read the slicer's record,
+# hardware/enclosure/slices.json, that make enclosure writes: about 3 minutes).
+enclosure-test: $(STAMP) openscad
+	$(BIN)/pytest tests/test_enclosure.py tests/test_enclosure_mat.py
 
 # On a Raspberry Pi (Bookworm): the stand as a service. INSTALL_ARGS passes
 # more, e.g. INSTALL_ARGS="--profile minimal" or INSTALL_ARGS="uninstall".

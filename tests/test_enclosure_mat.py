@@ -4,6 +4,7 @@ the tiles a paper takes, and the 1:1 scale of every tile."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -139,3 +140,59 @@ def test_strips_closer_than_their_width_are_refused():
         "--map strips: the 11 mm wide rows on ELE0 and ELE1 overlap on 70 x 7 mm cards "
         "with 3 mm gaps"
     )
+
+
+def drawn(folder: Path, pattern: str) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Every rectangle the SVG tiles in `folder` draw on the mat (the group
+    each tile moves onto its page), by class, in millimetres on the paper (a
+    user unit's mm from the page's width and viewBox); a rectangle drawn on
+    several tiles counts once."""
+    found: dict[str, set[tuple[float, float, float, float]]] = {}
+    for path in sorted(folder.glob(pattern)):
+        root = ET.parse(path).getroot()
+        mm = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+        (moved,) = [
+            g for g in root.iter(f"{SVG}g") if (g.get("transform") or "").startswith("translate(")
+        ]
+        for rect in moved.iter(f"{SVG}rect"):
+            box = tuple(round(float(rect.get(k)) * mm, 2) for k in ("x", "y", "width", "height"))
+            found.setdefault(rect.get("class"), set()).add(box)
+    return {k: sorted(v) for k, v in found.items()}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_drawn_tiles_show_a_measured_card_at_its_size(tmp_path, paper):
+    """Read off the SVG files mat.py writes (not its constants): with a card
+    measured at 68.5 x 44 mm, 25 card outlines of that size in mm on the page, 5
+    by 5, each row's strip under its cards' middle, each tile's scale bar 100 mm."""
+    card = (68.5, 44.0)
+    assert mat.main(["--paper", paper, "--card", "68.5", "44", str(tmp_path)]) == 0
+    shapes = drawn(tmp_path, f"mat-strips-{paper}-*.svg")
+    cards = shapes["card"]
+    assert len(cards) == 25
+    assert {(w, h) for _, _, w, h in cards} == {card}
+    xs = sorted({x for x, _, _, _ in cards})
+    ys = sorted({y for _, y, _, _ in cards})
+    assert len(xs) == len(ys) == 5
+    # side by side, not overlapping, evenly spaced
+    pitches = {round(b - a, 2) for a, b in itertools.pairwise(xs)}
+    assert len(pitches) == 1 and pitches.pop() > card[0]
+    rows = shapes["row"]
+    assert len(rows) == 5
+    for (_, ry, _, rh), y in zip(sorted(rows, key=lambda r: r[1]), ys, strict=True):
+        assert ry + rh / 2 == pytest.approx(y + card[1] / 2, abs=0.01)
+    for path in tmp_path.glob("*.svg"):
+        root = ET.parse(path).getroot()
+        mm = float(root.get("width").removesuffix("mm")) / float(root.get("viewBox").split()[2])
+        (bar,) = [e for e in root.iter(f"{SVG}line") if e.get("class") == "scale"]
+        assert (float(bar.get("x2")) - float(bar.get("x1"))) * mm == pytest.approx(100.0)
+
+
+def test_the_drawn_tiles_follow_the_card_not_a_constant(tmp_path):
+    """Two measured sizes draw two different grids: the drawing takes the card."""
+    mat.main(["--card", "66", "42", str(tmp_path / "a")])
+    mat.main(["--card", "72", "47", str(tmp_path / "b")])
+    a = drawn(tmp_path / "a", "mat-strips-a4-*.svg")["card"]
+    b = drawn(tmp_path / "b", "mat-strips-a4-*.svg")["card"]
+    assert {(w, h) for *_, w, h in a} == {(66.0, 42.0)}
+    assert {(w, h) for *_, w, h in b} == {(72.0, 47.0)}

@@ -53,9 +53,18 @@
 //       vertices and circles from the file's BREP shapes.
 //
 // Fields (read with pget(entry, "name")):
+//   name, model  the board's name; the profiles' model name for its panel
+//   kind         "hat" (on a Pi's header, its holes the HAT standard's) or
+//                "module" (on a cable; every source for the two modules centres
+//                the glass and the holes on the board: tests/test_enclosure.py
+//                holds a module's record to that)
 //   outline      board outline [w, h]
 //   pcb          board thickness
 //   glass        raw panel [w, h, thickness]
+//   glass_h      how far the glass's front stands off the board's front: the
+//                glass and the adhesive under it (no drawing gives the
+//                adhesive: an estimate on every board; hardware/README.md
+//                "Measure before the long print" says how to measure it)
 //   glass_at     the glass's lower-left corner on the board [x, y]
 //   active       active area [w, h]
 //   active_at    the active area's lower-left corner on the glass [x, y]
@@ -84,6 +93,8 @@ function pget(entry, key) = entry[search([key], entry)[0]][1];
 // the glass sits on the HAT and the HAT's parts are estimates.
 PANEL_2IN7_HAT = [
     ["name", "2.7inch e-Paper HAT (V2)"],
+    ["kind", "hat"],
+    ["model", "epd2in7_V2"],  // the profile's [panels] model: layouts/panels.py has its active area too
     // Waveshare's 2.7inch e-Paper HAT page, "Outline dimension 85.0mm x 56.0mm"
     // (as the entry had it; that page was not among the copies read for issue
     // 24); the Raspberry Pi's own board outline too, so the HAT covers the Pi.
@@ -94,6 +105,7 @@ PANEL_2IN7_HAT = [
     // 1.3, "Outline Dimension 70.42(H)×45.8(V) ×0.98(D)", and 1.4, "70,42±0,2
     // TFT", "45,8±0,2 TFT", "0,98±0,1".
     ["glass", [70.42, 45.8, 0.98]],
+    ["glass_h", 1.3],  // estimate: the glass 0.98 and about 0.3 of double-sided tape; measure
     // estimate (no drawing of the HAT found): the glass against the board's
     // right edge with 0.5 mm to spare (where its flex folds round), centred top
     // to bottom; the keys use the left margin.
@@ -144,6 +156,8 @@ PANEL_2IN7_HAT = [
 // an estimate.
 PANEL_4IN2_MODULE = [
     ["name", "4.2inch e-Paper Module (V2)"],
+    ["kind", "module"],
+    ["model", "epd4in2_V2"],  // the profile's [panels] model: layouts/panels.py has its active area too
     // [WS42-MAN] p. 7, "Dimension": "PCB: 103.0mm × 78.5mm", "Raw Panel:
     // 90.1mm × 77.0mm" (the module's manual of 2018; the entry had the same
     // from Waveshare's module page, "Outline dimension 103.0 x 78.5mm").
@@ -157,6 +171,7 @@ PANEL_4IN2_MODULE = [
     // (https://www.waveshare.com/wiki/Template:Pico_e-Paper_4.2_Spec). The
     // larger width and thickness are used.
     ["glass", [91.0, 77.0, 1.18]],
+    ["glass_h", 1.5],  // estimate: the glass 1.18 and about 0.3 of tape; measure
     // Weaker, a hobbyist's: [H-JX] frames the module's window
     // "displayInnerFrameLeftRight = 9.2" from each side edge of the board
     // ("displayInnerWidth = 84.5"), so the active area is centred across the
@@ -204,6 +219,8 @@ PANEL_4IN2_MODULE = [
 // outline, active area and controller (SSD1680).
 PANEL_2IN9_MODULE = [
     ["name", "2.9inch e-Paper Module (V2)"],
+    ["kind", "module"],
+    ["model", "epd2in9_V2"],  // the profile's [panels] model: layouts/panels.py has its active area too
     // [WS29-MAN]: "PCB: 89.5mm × 38mm".
     ["outline", [89.5, 38.0]],
     // Weaker: both hobbyist models, [H-MW] "waveshare_epaper_thickness = 1.6"
@@ -213,6 +230,7 @@ PANEL_2IN9_MODULE = [
     // "Outline Dimension 36.7(H)×79.0(V) ×1.2(D)". (The drawing's side view
     // says 1.1±0.1; Waveshare's page says 1.05: the largest is used.)
     ["glass", [79.0, 36.7, 1.2]],
+    ["glass_h", 1.5],  // estimate: the glass 1.2 and about 0.3 of tape; measure
     // Weaker: both hobbyist models centre the glass on the board ([H-MW]
     // "(waveshare_epaper_length - waveshare_epaper_screen_width) / 2"; [H-RC]
     // glass and board both centred): (89.5 - 79.0) / 2, (38.0 - 36.7) / 2.
@@ -249,3 +267,6 @@ PANEL_2IN9_MODULE = [
     ["connector", [83.5, 9.6, 16.0, 18.8, 5.7]],
     ["header", []],
 ];
+
+// Every entry, for the tests' checks of each record (tests/test_enclosure.py).
+PANELS = [PANEL_2IN7_HAT, PANEL_4IN2_MODULE, PANEL_2IN9_MODULE];

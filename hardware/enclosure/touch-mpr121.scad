@@ -1,6 +1,7 @@
 // touch-mpr121: two 4.2" modules back to back at the mat's edge, four 12 mm
-// keys a seat under each window, the leads out of the +x end (away from the
-// mat, over the foot) towards the Pi under the table.
+// keys a seat under each window, the MPR121 breakout on the base plate, the
+// mat's leads in at the -x end (the mat's edge), the leads to the Pi under the
+// table out of the +x end (away from the mat, over the foot).
 include <body.scad>
 
 part = "body";
@@ -13,9 +14,14 @@ BUILD = [
     ["retainer", "channel"],
     ["pi_stack", false],
     ["buttons", true],
-    ["lid", true],
     ["foot", 40],  // on +x only: the word cards lie on -x
     ["cable_exit", true],
+    ["exit", [-10, 10]],  // the +x opening, from y to y
+    ["headroom", 4],
+    // A steel bar [size], [x, y of its middle] on the base plate: see
+    // hardware/README.md "Feet and a weight".
+    ["weight", [[74, 40, 14], [16, 0]]],
+    ["mpr121", [-38, 0]],  // the breakout's middle on the base plate, by the mat's leads
 ];
 
 stand(BUILD, part);
