@@ -130,12 +130,12 @@ def union(boxes: dict[int, tuple[int, int, int, int]]) -> tuple[int, int, int, i
 
 def test_layouts_import_nothing_of_keystand():
     """docs/design.md "Layout": layouts define the seat view they draw and import nothing
-    of keystand (no rules, no views): only the standard library, Pillow and
-    themselves."""
+    of keystand (no rules, no views): only the standard library, Pillow, themselves
+    and the panel records (keystand.panel_models, which imports nothing of keystand)."""
     import ast
     import sys
 
-    allowed = set(sys.stdlib_module_names) | {"PIL"}
+    allowed = set(sys.stdlib_module_names) | {"PIL", "keystand.panel_models"}
     for path in (ROOT / "layouts").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):
@@ -148,7 +148,7 @@ def test_layouts_import_nothing_of_keystand():
             else:
                 continue
             for name in names:
-                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+                assert name in allowed or name.split(".")[0] in allowed, f"{path.name}: {name}"
 
 
 # ----- panels ------------------------------------------------------------------------

@@ -29,7 +29,9 @@ try:
 except ws.VendorMissing as missing:
     pytest.skip(f"{missing}", allow_module_level=True)
 
-MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+MODELS = tuple(ws.RECIPES)  # every model whose record names a vendor file
+# The models whose recipe has a probe: an init that sends an update sequence.
+PROBED = [m for m, recipe in ws.RECIPES.items() if recipe.probe]
 HAT = Wiring(rst=17, dc=25, busy=24, pwr=18)  # the Waveshare HAT's own pins, CE0
 
 # SHA-256 of the four model files in upstream's waveshareteam/e-Paper (commit
@@ -401,7 +403,7 @@ def test_a_probe_wakes_the_controller_without_drawing(panels, model) -> None:
     assert_shows(panel, hardware, following)
 
 
-@pytest.mark.parametrize("model", ["epd2in13_V4", "epd2in7_V2", "epd4in2_V2"])
+@pytest.mark.parametrize("model", PROBED)
 def test_a_probe_finds_an_unplugged_panel(panels, model) -> None:
     panel, _ = panels(model, fault=Fault.UNPLUGGED, rise_timeout=0.05)
     with pytest.raises(PanelUnplugged, match=rf"seat A \({model}\): BUSY on GPIO24 never"):

@@ -25,9 +25,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from PIL import Image, ImageChops
 
-from .base import MODELS, PanelModel, Refresh
+from .base import MODELS, PanelError, PanelModel, Refresh
 from .hal import PanelHal, Wiring
-from .timing import TIMINGS, Timing
+from .timing import Timing
 from .waveshare import WavesharePanel
 
 if TYPE_CHECKING:
@@ -59,12 +59,34 @@ class ControllerSpec:
 
 SSD1680 = ControllerSpec("SSD1680", 176, 296)
 SSD1683 = ControllerSpec("SSD1683", 400, 300)
+# The controllers this module plays, by name; a panel record names its own.
+CHIPS: dict[str, ControllerSpec] = {c.name: c for c in (SSD1680, SSD1683)}
+# The models it can emulate: those whose record names a controller it plays.
 CONTROLLERS: dict[str, ControllerSpec] = {
-    "epd2in13_V4": SSD1680,
-    "epd2in7_V2": SSD1680,
-    "epd2in9_V2": SSD1680,
-    "epd4in2_V2": SSD1683,
+    m.name: CHIPS[m.controller] for m in MODELS.values() if m.controller in CHIPS
 }
+
+
+class NotEmulated(PanelError, ValueError):
+    """A panel model the emulator cannot play: no record, or no controller it plays."""
+
+
+def controller_of(model_name: str) -> ControllerSpec:
+    """The controller `model_name`'s record names; NotEmulated, one line naming the
+    models the emulator plays, when there is none."""
+    spec = CONTROLLERS.get(model_name)
+    if spec is not None:
+        return spec
+    known = f"emulated models: {', '.join(CONTROLLERS)}"
+    if model_name not in MODELS:
+        raise NotEmulated(f"panel model {model_name!r}: no such model ({known})")
+    chip = MODELS[model_name].controller
+    said = f"its controller {chip}" if chip else "its record names no controller"
+    raise NotEmulated(
+        f"panel model {model_name!r}: {said} is not one the emulator plays "
+        f"({', '.join(CHIPS)}; {known})"
+    )
+
 
 # Commands the controller model acts on; the rest (driver output, voltages,
 # border, LUT bytes, booster...) change the waveform, not the picture.
@@ -371,8 +393,7 @@ class EmulatedPanel:
     ) -> None:
         from gpiozero.pins.mock import MockFactory  # gpiozero only when emulating
 
-        if model_name not in CONTROLLERS:
-            raise ValueError(f"panel model {model_name!r}: expected one of {', '.join(MODELS)}")
+        chip = controller_of(model_name)
         if not isinstance(pin_factory, MockFactory):
             raise ValueError(
                 f"emulated panels need gpiozero's MockFactory, not {type(pin_factory).__name__}"
@@ -381,10 +402,10 @@ class EmulatedPanel:
             raise ValueError(f"speed {speed!r}: expected 0 or more")
         self.model = MODELS[model_name]
         self.wiring = wiring
-        self.timing = timing or TIMINGS[model_name]
+        self.timing = timing or self.model.timing
         self.speed = speed
         self.fault = fault
-        self.controller = Controller(self.model, CONTROLLERS[model_name])
+        self.controller = Controller(self.model, chip)
         self.spi = EmulatedSpi(self)
         self.record = record
         self.writes: list[Write] = []
@@ -578,7 +599,7 @@ def replay(lines: list[str], model_name: str) -> list[Update]:
     in order: so a log on disk can be checked without the run that wrote it.
     A write after deep sleep implies the hardware reset the vendor code always
     does before its next init (the log holds SPI writes only, not pin levels)."""
-    controller = Controller(MODELS[model_name], CONTROLLERS[model_name])
+    controller = Controller(MODELS[model_name], controller_of(model_name))
     controller.power(True)
     updates: list[Update] = []
     for number, line in enumerate(lines, start=1):

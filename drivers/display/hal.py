@@ -14,8 +14,8 @@ What it adds to the vendor's behaviour:
 - a refresh command (0x20, master activation) that BUSY never answers means no
   controller is listening: `PanelUnplugged`;
 - `reset_wait`: shorter waits around a hardware reset, then a wait for BUSY low
-  before the next byte, as the controllers' datasheets ask (`timing.RESET_WAIT`,
-  the panels' default). The 2.7" V2's partial refresh resets the controller each
+  before the next byte, as the controllers' datasheets ask (each panel
+  record's `reset_wait`, the default). The 2.7" V2's partial refresh resets the controller each
   time and the vendor waits 402 ms doing so; None keeps the vendor's waits.
 """
 

@@ -4,7 +4,8 @@ PyPI's `waveshare-epaper` ships upstream's model files. Each panel runs its own
 copy of its model module, executed from the installed file with that panel's
 `PanelHal` bound as `epdconfig`: the vendor's own `epdconfig.py` (which probes
 /proc/cpuinfo, loads .so files and claims fixed pins at import) never runs, and
-two panels share no module state. Only the four models keystand supports load.
+two panels share no module state. Only the models whose record
+(keystand.panel_models) names a vendor file and its recipe load.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
+from keystand.panel_models import PANELS, Recipe, refusal
+
 from .. import PI_INSTALL
 from .base import Panel, PanelError, Refresh
 from .hal import PanelHal, SpidevBus, SpiDevice, Wiring
-from .timing import RESET_WAIT, TIMINGS
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -44,78 +46,9 @@ class VendorMissing(PanelError, ImportError):
     """The vendor package is absent, another version, or its model file was changed."""
 
 
-@dataclass(frozen=True)
-class Recipe:
-    """How keystand's refresh kinds map onto one model's vendor methods.
-
-    `full` and `fast` name display methods. A partial refresh compares the new
-    image with the second RAM (0x26, the "old image"); `full` always writes both
-    RAMs, `fast_sets_base` says whether the fast method does (when not, the panel
-    writes 0x26 itself first).
-    """
-
-    init: str
-    init_fast: str
-    init_fast_args: tuple[int, ...]
-    full: str
-    fast: str
-    fast_sets_base: bool
-    partial: str
-    partial_takes_window: bool = False
-    probe: str | None = None  # an init that activates the controller without drawing
-    bytewise: bool = False  # the file sends a frame one send_data call a byte (see ByteRuns)
-    lut_bytewise: bool = False  # its lut() sends the waveform a byte a call (see LutRun)
-
-
-RECIPES: dict[str, Recipe] = {
-    # display() writes only 0x24; displayPartBaseImage is display() plus the 0x26 base.
-    "epd2in13_V4": Recipe(
-        init="init",
-        init_fast="init_fast",
-        init_fast_args=(),
-        full="displayPartBaseImage",
-        fast="display_fast",
-        fast_sets_base=False,
-        partial="displayPartial",
-        probe="init_fast",
-    ),
-    # display_Base is display() plus the 0x26 base; display_Partial takes a window
-    # and hard-resets the controller itself.
-    "epd2in7_V2": Recipe(
-        init="init",
-        init_fast="init_Fast",
-        init_fast_args=(),
-        full="display_Base",
-        fast="display_Fast",
-        fast_sets_base=False,
-        partial="display_Partial",
-        partial_takes_window=True,
-        probe="init_Fast",
-        bytewise=True,
-    ),
-    # No display_Fast: the fast init loads a faster LUT and the same display follows.
-    "epd2in9_V2": Recipe(
-        init="init",
-        init_fast="init_Fast",
-        init_fast_args=(),
-        full="display_Base",
-        fast="display_Base",
-        fast_sets_base=True,
-        partial="display_Partial",
-        lut_bytewise=True,
-    ),
-    # display() and display_Fast() write both RAMs; init_fast mode 0 is the 1.5 s one.
-    "epd4in2_V2": Recipe(
-        init="init",
-        init_fast="init_fast",
-        init_fast_args=(0,),
-        full="display",
-        fast="display_Fast",
-        fast_sets_base=True,
-        partial="display_Partial",
-        probe="init_fast",
-    ),
-}
+# Each model's recipe (how keystand's refresh kinds map onto its vendor file's
+# methods) is data in its record (keystand.panel_models).
+RECIPES: dict[str, Recipe] = {m.name: m.vendor for m in PANELS.values() if m.vendor is not None}
 
 
 @dataclass(frozen=True)
@@ -130,8 +63,10 @@ class VendorFile:
 
 def vendor_file(model: str) -> VendorFile:
     """Find the installed model file; refuse another version or a changed file."""
-    if model not in RECIPES:
-        raise ValueError(f"panel model {model!r}: expected one of {', '.join(RECIPES)}")
+    refused = refusal("waveshare", model)
+    if refused is not None:
+        raise ValueError(refused)
+    module = RECIPES[model].module
     try:
         dist = metadata.distribution(VENDOR_DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -141,7 +76,7 @@ def vendor_file(model: str) -> VendorFile:
             f"{VENDOR_DISTRIBUTION} {dist.version} is installed; keystand is built and tested "
             f"against {VENDOR_VERSION}: {INSTALL_HINT}"
         )
-    wanted = f"{VENDOR_DIR}/{model}.py"
+    wanted = f"{VENDOR_DIR}/{module}.py"
     entry = next((f for f in dist.files or () if f.as_posix() == wanted), None)
     if entry is None:
         raise VendorMissing(f"{VENDOR_DISTRIBUTION} {dist.version} has no {wanted}")
@@ -363,7 +298,7 @@ class WavesharePanel(Panel):
     delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic, and
     `whole_buffers=False` keeps a byte-wise model's own frame loops (`ByteRuns`);
     `reset_wait` is the wait around a hardware reset before BUSY takes over (the
-    model's datasheet figure, `timing.RESET_WAIT`, unless given), `vendor_reset`
+    model's datasheet figure, its record's `reset_wait`, unless given), `vendor_reset`
     the vendor's own fixed waits instead (see `hal`).
     `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
@@ -387,10 +322,10 @@ class WavesharePanel(Panel):
     ) -> None:
         super().__init__(model_name, rotation=rotation)
         self.seat = seat
-        self.recipe = RECIPES[self.model.name]
         vendor_file(self.model.name)  # refuse a missing vendor before claiming pins
+        self.recipe = RECIPES[self.model.name]
         if busy_timeout is None:
-            busy_timeout = 4 * TIMINGS[self.model.name].full + 5
+            busy_timeout = 4 * self.model.timing.full + 5
         self.hal = hal_class(
             seat,
             self.model.name,
@@ -400,7 +335,7 @@ class WavesharePanel(Panel):
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=delay,
-            reset_wait=None if vendor_reset else reset_wait or RESET_WAIT[self.model.name],
+            reset_wait=None if vendor_reset else reset_wait or self.model.reset_wait,
         )
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)
