@@ -76,6 +76,10 @@ class Recipe:
     probe: str | None = None  # an init that activates the controller without drawing
     bytewise: bool = False  # the file sends a frame one send_data call a byte (ByteRuns)
     lut_bytewise: bool = False  # its lut() sends the waveform a byte a call (LutRun)
+    # Rows the frame is turned down by before the vendor's methods get it: for a
+    # file whose RAM cursor lands the buffer's first row elsewhere than on the
+    # glass's top row (the 4.26"'s), so the glass shows the frame as drawn.
+    roll_rows: int = 0
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,9 @@ class PanelModel:
     reset_wait: float  # seconds around a hardware reset before BUSY takes over
     vendor: Recipe | None = None  # None: no vendor file drives it (simulated only)
     controller: str | None = None  # the controller the emulator plays (None: none)
+    # The glass's gates are wired in reverse of the controller's scan: its top row
+    # shows RAM row height - 1 (the 4.26"'s; the controller has no reverse scan).
+    gates_reversed: bool = False
 
     @property
     def landscape(self) -> tuple[int, int]:
@@ -108,9 +115,11 @@ class PanelModel:
 # Seconds around a hardware reset (`PanelHal.reset_wait`): the vendor's files wait
 # fixed times (20 + 2 + 20 ms on the 2.13" V4, 50 on the 2.9" V2,
 # 100 on the 4.2" V2, 200 on the 2.7" V2, the last before every partial refresh),
-# far past what their controllers ask. All four are Solomon Systech SSD16xx
-# controllers: the SSD1680 (2.13" V4, 2.7" V2, 2.9" V2; SSD1680 Rev 0.14, Jun
-# 2019) and the SSD1683 (4.2" V2; Rev 1.0, Jan 2021). RES#
+# far past what their controllers ask (the 4.26"'s waits 20 + 2 + 20 ms too). All
+# five are Solomon Systech SSD16xx controllers: the SSD1680 (2.13" V4, 2.7" V2,
+# 2.9" V2; SSD1680 Rev 0.14, Jun 2019), the SSD1683 (4.2" V2; Rev 1.0, Jan 2021)
+# and the SSD1677 (4.26"; GxEPD2's driver for the same glass waits 10 ms after
+# its reset, "according to specs", then BUSY). RES#
 # needs a low pulse of at least 10 us (the vendor's 2 ms pulse is kept) and at
 # least 10 ms at power-on; after it the controller holds BUSY high until it is
 # ready, and the host waits for BUSY low before the next command. (The figures as
@@ -228,6 +237,49 @@ PANELS: dict[str, PanelModel] = {
                 probe="init_fast",
             ),
             controller="SSD1683",
+        ),
+        # The 4.26" (800 x 480), an SSD1677: three and a half times the 2.7"'s pixels
+        # to the square millimetre. What its vendor file (epd4in26.py, V1.0 of
+        # 2023-12-20, in waveshare-epaper 1.4.0) does differently from the others:
+        # X addresses count pixels over two bytes (0x44, 0x4E), Y addresses ten
+        # bits; the window runs from Y 479 down to 0 (data entry 0x01: X up, Y
+        # down) with the Y counter set to 0. The glass's gates run in reverse of
+        # the controller's scan (GxEPD2's GDEQ0426T82 driver: "gates are reversed
+        # on this display, but controller has no gates reverse scan"), so the
+        # glass's top row is RAM row 479; starting the Y counter at 0 puts the
+        # buffer's first row on RAM row 0 (the glass's bottom row) and the rest one
+        # row up: the recipe rolls the frame down a row first (`roll_rows`). Not
+        # yet checked on a real panel: the emulator's SSD1677 follows GxEPD2.
+        PanelModel(
+            "epd4in26",
+            800,
+            480,
+            '4.26"',
+            (92.8, 55.68),
+            f'{_ACTIVE}, 4.26inch e-Paper HAT: "Display size" 92.80 x 55.68 mm, dot pitch '
+            "0.116 mm (the glass is Good Display's GDEQ0426T82); the page was not at hand "
+            "when this record was written: the figures are 800 and 480 pixels at that pitch",
+            # Fast: the vendor's init_Fast ("TEMP (1.5s)"; GxEPD2 measured the same
+            # waveform at 1.57 s). Partial: GxEPD2's 0.50 s on the same glass. Full
+            # (0xF7, the sensor's temperature): no published figure, an estimate.
+            Timing(full=3.0, fast=1.5, partial=0.5, estimated=frozenset({"full"})),
+            DATASHEET_RESET,
+            # display_Base writes both RAMs; display_Fast only 0x24; display_Partial
+            # resets the controller itself and takes no window.
+            Recipe(
+                "epd4in26",
+                init="init",
+                init_fast="init_Fast",
+                init_fast_args=(),
+                full="display_Base",
+                fast="display_Fast",
+                fast_sets_base=False,
+                partial="display_Partial",
+                probe="init_Fast",
+                roll_rows=1,
+            ),
+            controller="SSD1677",
+            gates_reversed=True,
         ),
     )
 }

@@ -283,6 +283,24 @@ _STYLES: dict[str, Style] = {
         code=16,
         end_mission_by_title=True,
     ),
+    # The 4.26" (800 x 480, 0.116 mm a pixel): the 4.2"'s look at its pixel size
+    # (the same millimetres), the grid as tall as the panel allows.
+    "epd4in26": Style(
+        grid=440,
+        headline=40,
+        body=30,
+        label=26,
+        number=64,
+        title=44,
+        sub_lines=2,
+        last_lines=2,
+        note_lines=3,
+        reason_lines=1,
+        margin=8,
+        gap=12,
+        code=30,
+        end_mission_by_title=True,
+    ),
 }
 # Mounted on end: the grid on top, the column below it wide and short.
 _PORTRAIT: dict[str, Style] = {
@@ -333,6 +351,18 @@ _PORTRAIT: dict[str, Style] = {
         title=36,
         code=22,
     ),
+    "epd4in26": replace(
+        _STYLES["epd4in26"],
+        headline=36,
+        headline_lines=1,
+        sub_lines=1,
+        last_lines=1,
+        note_lines=2,
+        reason_lines=2,
+        end_mission_by_title=False,  # upright: the title's line is the panel's width
+        title=56,
+        code=40,
+    ),
 }
 
 
@@ -380,4 +410,5 @@ _KEYED: dict[tuple[str, bool, str], Style] = {
     ),
     ("epd2in9_V2", True, "end"): _keyed("epd2in9_V2", True, key_strip=19),
     ("epd4in2_V2", True, "end"): _keyed("epd4in2_V2", True, key_strip=22),
+    ("epd4in26", True, "end"): _keyed("epd4in26", True, key_strip=40),
 }

@@ -79,6 +79,7 @@ FULL_FRAME = {
     "epd2in7_V2": (14, 11632),
     "epd2in9_V2": (32, 194),
     "epd4in2_V2": (22, 28),
+    "epd4in26": (26, 40),
 }
 
 
@@ -156,11 +157,11 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
         assert f"| {model} |" in markdown.split("Zero 2 W (estimate)")[1]
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four; then three cold starts against their floors and the memory.
-    assert len(results["goals"]) == 4 * (7 + 4) + 5
+    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4) + 5
     for command in ("run", "card new", "play"):
         c = results["cold_start"][command]
         assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0
-    assert sum(", classic:" in g["goal"] for g in results["goals"]) == 4 * 4
+    assert sum(", classic:" in g["goal"] for g in results["goals"]) == len(FULL_FRAME) * 4
     assert results["classic_games"] == results["classic_burst_games"] == 1
     for goal in results["goals"]:
         assert goal["goal"] in markdown

@@ -46,7 +46,7 @@ def test_every_drivers_table_is_the_records() -> None:
     assert {name: spec.name for name, spec in CONTROLLERS.items()} == {
         name: m.controller for name, m in PANELS.items() if m.controller in CHIPS
     }
-    assert {("epd2in7_V2", "fast")} == ESTIMATED
+    assert {("epd2in7_V2", "fast"), ("epd4in26", "full")} == ESTIMATED
 
 
 def test_every_host_and_layout_table_is_the_records() -> None:

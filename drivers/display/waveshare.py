@@ -158,6 +158,15 @@ def native_buffer(frame: Image.Image) -> bytearray:
     return bytearray(frame.convert("1").tobytes("raw", "1"))
 
 
+def rolled(buffer: bytearray, row_bytes: int, rows: int) -> bytearray:
+    """`buffer` turned down by `rows` rows (the last rows first): what a recipe's
+    `roll_rows` hands the vendor so the glass shows the frame as drawn."""
+    if not rows:
+        return buffer
+    cut = len(buffer) - rows * row_bytes
+    return buffer[cut:] + buffer[:cut]
+
+
 class VendorEPD(Protocol):
     """What `ByteRuns` uses of a vendor EPD instance, and the methods it replaces."""
 
@@ -360,7 +369,7 @@ class WavesharePanel(Panel):
         )
 
     def _display(self, frame: Image.Image, refresh: Refresh) -> Refresh:
-        buffer = native_buffer(frame)
+        buffer = rolled(native_buffer(frame), -(-frame.width // 8), self.recipe.roll_rows)
         kind = refresh
         if kind is Refresh.PARTIAL and self._glass is None:
             kind = Refresh.FULL  # nothing known on the glass to draw the difference from
