@@ -210,9 +210,10 @@ def pixel_mm(model: str) -> float:
     return PANELS[model].pixel_mm
 
 
-# All four are 110-130 pixels per inch. Sizes are for reading at arm's length:
-# every word's capitals at least 2.0 mm tall on the panel (layouts/legibility.py:
-# 11 px type on the 2.9", 13 px on the 2.7", 14 px on the 2.13" and the 4.2"),
+# The first four are 110-130 pixels per inch, the 4.26" 219. Sizes are for reading
+# at arm's length: every word's capitals at least 2.0 mm tall on the panel
+# (layouts/legibility.py: 11 px type on the 2.9", 13 px on the 2.7", 14 px on the
+# 2.13" and the 4.2", 26 px on the 4.26"),
 # the role bold and larger, the counters' digits at least 18 px. Each was tuned by
 # looking at the screens (docs/screens.png) and is held by the tests: every
 # string of every language fits its box.
