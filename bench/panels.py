@@ -19,9 +19,9 @@ from keystand.drivers.display import MODELS as MODELS_BY_NAME
 from keystand.drivers.display import TIMINGS, Refresh
 from keystand.drivers.display.emulator import emulated_waveshare
 from keystand.drivers.display.hal import SPI_HZ, PanelHal, StockPathHal, Wiring
-from keystand.drivers.display.waveshare import WavesharePanel
+from keystand.drivers.display.waveshare import RECIPES, WavesharePanel
 
-MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+MODELS = tuple(RECIPES)  # every model the Waveshare driver builds: one record each
 WIRING = (Wiring(rst=17, dc=25, busy=24, pwr=18), Wiring(rst=5, dc=6, busy=13, spi_device=1))
 KINDS = (Refresh.FULL, Refresh.PARTIAL, Refresh.FAST)
 

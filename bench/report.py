@@ -8,8 +8,10 @@ from typing import Any
 
 import boot
 
-NAMES = {"epd2in13_V4": '2.13" V4', "epd2in7_V2": '2.7" V2', "epd2in9_V2": '2.9" V2'}
-NAMES["epd4in2_V2"] = '4.2" V2'
+from keystand.panel_models import PANELS
+
+# Each model as the report names it: its diagonal and its version ('2.7" V2').
+NAMES = {name: " ".join((m.diagonal, *name.split("_")[1:])) for name, m in PANELS.items()}
 
 
 GAMES = {"duet": "Duet", "classic": "classic"}

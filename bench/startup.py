@@ -78,7 +78,13 @@ from keystand.cli import main
 sys.argv[0] = "keystand"
 sys.exit(main())
 """
-PI_BUILDS = ("minimal", "touch-serial", "touch-mpr121")
+
+
+def pi_builds() -> list[str]:
+    """The shipped profiles that drive real panels: each a build for the Pi."""
+    from keystand.profile import load, shipped
+
+    return sorted(name for name in shipped() if load(name).stand.driver == "waveshare")
 
 
 def installed_python(folder: Path) -> Path:
@@ -131,7 +137,7 @@ def pi_starts(python: Path, installed: str, runs: int) -> dict[str, Any]:
     """Every shipped Pi build's start on its Pi path, and how keystand was installed."""
     return {
         "installed": installed,
-        "builds": {build: pi_start_ms(python, build, runs) for build in PI_BUILDS},
+        "builds": {build: pi_start_ms(python, build, runs) for build in pi_builds()},
     }
 
 

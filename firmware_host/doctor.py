@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from keystand.drivers import PI_INSTALL
 
-from . import pins
+from . import panel_models, pins
 from . import profile as profiles
 from .inputkinds import Check
 
@@ -139,7 +139,7 @@ class Machine:
     vendor_file: Callable[[str], object] = _vendor_file
     make_panel: Callable[[str, profiles.Panel], PanelDriver] = _make_panel
     clock: Callable[[], float] = time.monotonic  # times --refresh's two refreshes
-    models: tuple[str, ...] = profiles.PANEL_MODELS
+    models: tuple[str, ...] = panel_models.buildable("waveshare")
     on_pi: bool = True  # False once model() said no: a missing device is then no surprise
 
     def path(self, device: str) -> Path:
@@ -443,12 +443,11 @@ def _timed_refreshes(
     machine: Machine, name: str, driver: PanelDriver, panel: profiles.Panel
 ) -> Check:
     """A blank full refresh, then a partial (a black bar across the top), each
-    timed against the model's figure (`TIMINGS`, the vendor's waits included): the
+    timed against the model's figure (its record's, the vendor's waits included): the
     first real build's check of the reset timing keystand uses."""
     from PIL import Image, ImageDraw
 
     from keystand.drivers.display import Refresh
-    from keystand.drivers.display.timing import TIMINGS
 
     picture = Image.new("1", driver.size, 1)
     took: dict[Refresh, float] = {}
@@ -458,7 +457,7 @@ def _timed_refreshes(
         took[kind] = machine.clock() - start
         ImageDraw.Draw(picture).rectangle((0, 0, driver.size[0], driver.size[1] // 8), fill=0)
     driver.sleep()
-    timing = TIMINGS[panel.model]
+    timing = panel_models.model(panel.model).timing
     said = [
         f"{kind.value} refresh {took[kind]:.2f} s (its figure {timing.seconds(kind):.1f} s)"
         for kind in took

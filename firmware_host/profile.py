@@ -20,14 +20,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import inputkinds, pins, schema
+from . import inputkinds, panel_models, pins, schema
 from .inputkinds.base import Touch
 from .rules import KeystandError
 from .schema import setting
 
 SEATS = ("A", "B")
 PANEL_DRIVERS = ("sim", "waveshare")
-PANEL_MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+PANEL_MODELS = tuple(panel_models.PANELS)  # one record each (panel_models.py)
 KEY_NAMES = ("clue", "pass", "undo", "menu")  # a seat's four keys, as labelled
 # The edges of a seat's screen its keys may sit along (keystand.layouts.EDGES:
 # tests/test_key_labels.py checks the two agree; the layouts load Pillow).
@@ -101,7 +101,7 @@ class Stand:
 class Panel:
     """[panels] for both seats, [panels.A] / [panels.B] for one."""
 
-    model: str = setting("epd2in7_V2", choices=PANEL_MODELS)
+    model: str = setting("epd2in7_V2", choices=lambda: tuple(panel_models.PANELS))
     rotation: int = setting(90, choices=(0, 90, 180, 270), doc="clockwise, picture to panel")
     speed: float = setting(1.0, between=(0, 10), doc="simulated pace: 1 real, 0 no waiting")
     # Where a Waveshare panel is wired (BCM GPIO numbers; the HAT's own by default).
@@ -230,8 +230,18 @@ def load(name_or_path: str) -> Profile:
         pins.check(profile)  # the wiring it describes can exist
     except pins.PinClash as e:
         raise ProfileError(source, f"GPIO {e.pin}", e.detail) from None
+    _check_panel_models(profile)
     _check_key_labels(profile)
     return profile
+
+
+def _check_panel_models(profile: Profile) -> None:
+    """Each seat's model is one the stand's panel driver can build from its record
+    (the Waveshare driver needs the record's vendor file and recipe)."""
+    for seat, p in profile.panels.items():
+        refused = panel_models.refusal(profile.stand.driver, p.model)
+        if refused is not None:
+            raise ProfileError(profile.source, f"panels.{seat}.model", refused)
 
 
 def _check_key_labels(profile: Profile) -> None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from . import games
 from .cliutil import EXIT_USAGE, GAME_HELP, add_card_source, add_game, load_card, read_bytes
+from .panel_models import PANELS
 from .rules import KeystandError, Mission, Seat
 
 if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
@@ -31,9 +32,10 @@ if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
 
     from .layouts import Box, KeyLabels, PanelSpec
 
-# The panels `keystand render` knows (tests/test_render_cli.py checks this list
-# against the layouts' own, which cannot be imported here without Pillow).
-PANEL_NAMES = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+# The panels `keystand render` knows: one record each (the layouts' list is the
+# same, and cannot be imported here without Pillow).
+PANEL_NAMES = tuple(PANELS)
+WIDE = tuple(m.diagonal for m in PANELS.values() if m.width > m.height)  # landscape native
 KEY_EDGES = ("left", "right", "top", "bottom")  # keystand.layouts.EDGES (the same test)
 LANGUAGE_NAMES = ("en", "de", "ru")
 
@@ -82,8 +84,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="DEG",
         help="how the panel is mounted, in degrees clockwise from the picture to the "
         "panel's own frame: 0 or 180 draw the panel's native shape (portrait on every "
-        'model but the 4.2"), 90 or 270 the other way round; the PNG is always upright '
-        "as the seat reads it (default: landscape)",
+        f"model but the {' and the '.join(WIDE)}), 90 or 270 the other way round; the PNG "
+        "is always upright as the seat reads it (default: landscape)",
     )
     p.add_argument(
         "--keys",

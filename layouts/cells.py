@@ -280,10 +280,13 @@ def _wedge(
     wider toward its base (one a side: a slanted edge with no thin steps), the base
     `base` wide (at least the tip `stroke` wide); pointing down, the base above the
     tip, up, below it. Centred on column `cx` (an even width: `cx` the right one of
-    its middle two)."""
+    its middle two). Strokes of four pixels or more (the 4.26"'s 0.4 mm): the base
+    row's outermost pixels go, so no corner is sharper than a stroke allows."""
     tip = max(stroke, base - 2 * (rows - 1))
     for j in range(rows):
         w = tip + 2 * j  # j = 0: the tip
+        if j == rows - 1 and j:
+            w -= 2 * max(0, stroke - 3)
         row = y - j if down else y + j
         x0 = cx - w // 2
         d.line((x0, row, x0 + w - 1, row), fill=1)

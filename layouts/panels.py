@@ -1,4 +1,4 @@
-"""The four Waveshare panels, how they are mounted, and their type sizes: data, not code.
+"""The panels, how they are mounted, and their type sizes: data, not code.
 
 A panel's controller addresses it in its native frame (width x height as the
 vendor's module names them). `rotation` is how the panel is mounted: the
@@ -7,12 +7,16 @@ native frame (the same convention as `keystand.drivers`). The layouts draw the
 upright image; a driver turns it.
 
 Everything that differs between panels is a `Style` below; the screen modules
-hold one look each and read their sizes from here.
+hold one look each and read their sizes from here. What a model is (its native
+frame, diagonal, active area) is its record's (keystand.panel_models); this
+module adds only how the screens are laid out on it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+from keystand.panel_models import PANELS
 
 ROTATIONS = (0, 90, 180, 270)
 # The edges of the upright picture a seat's keys may sit along: their labels are
@@ -189,37 +193,27 @@ def _axis(edge: str | None) -> str:
     return "side" if edge in ("left", "right") else "end"
 
 
-# Native frames as the vendor's modules define EPD_WIDTH x EPD_HEIGHT.
+# Each model's native frame (as the vendor's module defines EPD_WIDTH x
+# EPD_HEIGHT) with its diagonal, and its active area (long side by short side, in
+# millimetres, with its source in the record): from the records.
 NATIVE: dict[str, tuple[int, int, str]] = {
-    "epd2in13_V4": (122, 250, '2.13"'),
-    "epd2in7_V2": (176, 264, '2.7"'),
-    "epd2in9_V2": (128, 296, '2.9"'),
-    "epd4in2_V2": (400, 300, '4.2"'),
+    name: (m.width, m.height, m.diagonal) for name, m in PANELS.items()
 }
 MODELS: tuple[str, ...] = tuple(NATIVE)
-# Each panel's active area, its long side by its short side in millimetres, from
-# Waveshare's specification pages ("Display area" / "Display size"): 2.13inch
-# e-Paper HAT (V4) 48.55 x 23.71; 2.7inch e-Paper HAT (V2) 57.288 x 38.192;
-# 2.9inch e-Paper Module (V2) 66.89 x 29.05; 4.2inch e-Paper Module (V2) 84.8 x 63.6.
-# Over the pixels: a pixel is 0.194, 0.217, 0.226 and 0.212 mm.
-ACTIVE_AREA_MM: dict[str, tuple[float, float]] = {
-    "epd2in13_V4": (48.55, 23.71),
-    "epd2in7_V2": (57.288, 38.192),
-    "epd2in9_V2": (66.89, 29.05),
-    "epd4in2_V2": (84.8, 63.6),
-}
+ACTIVE_AREA_MM: dict[str, tuple[float, float]] = {name: m.active_mm for name, m in PANELS.items()}
 
 
 def pixel_mm(model: str) -> float:
     """The side of one pixel of `model`, in millimetres (its active area's long side
-    over its long side's pixels)."""
-    width, height, _ = NATIVE[model]
-    return ACTIVE_AREA_MM[model][0] / max(width, height)
+    over its long side's pixels): 0.194 mm on the 2.13", 0.217 on the 2.7", 0.226
+    on the 2.9", 0.212 on the 4.2"."""
+    return PANELS[model].pixel_mm
 
 
-# All four are 110-130 pixels per inch. Sizes are for reading at arm's length:
-# every word's capitals at least 2.0 mm tall on the panel (layouts/legibility.py:
-# 11 px type on the 2.9", 13 px on the 2.7", 14 px on the 2.13" and the 4.2"),
+# The first four are 110-130 pixels per inch, the 4.26" 219. Sizes are for reading
+# at arm's length: every word's capitals at least 2.0 mm tall on the panel
+# (layouts/legibility.py: 11 px type on the 2.9", 13 px on the 2.7", 14 px on the
+# 2.13" and the 4.2", 26 px on the 4.26"),
 # the role bold and larger, the counters' digits at least 18 px. Each was tuned by
 # looking at the screens (docs/screens.png) and is held by the tests: every
 # string of every language fits its box.
@@ -290,6 +284,24 @@ _STYLES: dict[str, Style] = {
         code=16,
         end_mission_by_title=True,
     ),
+    # The 4.26" (800 x 480, 0.116 mm a pixel): the 4.2"'s look at its pixel size
+    # (the same millimetres), the grid as tall as the panel allows.
+    "epd4in26": Style(
+        grid=440,
+        headline=40,
+        body=30,
+        label=26,
+        number=64,
+        title=44,
+        sub_lines=2,
+        last_lines=2,
+        note_lines=3,
+        reason_lines=1,
+        margin=8,
+        gap=12,
+        code=30,
+        end_mission_by_title=True,
+    ),
 }
 # Mounted on end: the grid on top, the column below it wide and short.
 _PORTRAIT: dict[str, Style] = {
@@ -340,6 +352,18 @@ _PORTRAIT: dict[str, Style] = {
         title=36,
         code=22,
     ),
+    "epd4in26": replace(
+        _STYLES["epd4in26"],
+        headline=36,
+        headline_lines=1,
+        sub_lines=1,
+        last_lines=1,
+        note_lines=2,
+        reason_lines=2,
+        end_mission_by_title=False,  # upright: the title's line is the panel's width
+        title=56,
+        code=40,
+    ),
 }
 
 
@@ -387,4 +411,5 @@ _KEYED: dict[tuple[str, bool, str], Style] = {
     ),
     ("epd2in9_V2", True, "end"): _keyed("epd2in9_V2", True, key_strip=19),
     ("epd4in2_V2", True, "end"): _keyed("epd4in2_V2", True, key_strip=22),
+    ("epd4in26", True, "end"): _keyed("epd4in26", True, key_strip=40),
 }

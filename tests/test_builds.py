@@ -19,7 +19,7 @@ GAME = "clue A\ntouch 0 0\nwait 50\ntouch 1 1\nwait 50\npass B\nclue B\ntouch 4 
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
 
-@pytest.mark.parametrize("build", ["minimal", "touch-mpr121", "touch-serial"])
+@pytest.mark.parametrize("build", ["minimal", "touch-mpr121", "touch-serial", "touch-mpr121-4in26"])
 def test_a_scripted_game_on_a_shipped_build_ends_on_each_seats_last_picture(
     tmp_path: Path, build: str
 ) -> None:

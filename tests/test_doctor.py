@@ -114,7 +114,7 @@ def find(checks: list[Check], name: str) -> Check:
     return found[0]
 
 
-@pytest.mark.parametrize("build", ["minimal", "touch-mpr121", "touch-serial"])
+@pytest.mark.parametrize("build", ["minimal", "touch-mpr121", "touch-serial", "touch-mpr121-4in26"])
 def test_a_ready_pi_passes_every_check(bench: Bench, build: str) -> None:
     code, checks = lines(build, bench.machine())
     assert code == 0, "\n".join(map(str, checks))
@@ -126,7 +126,7 @@ def test_a_ready_pi_passes_every_check(bench: Bench, build: str) -> None:
     assert any(n.startswith("panel A (") for n in names) and any(
         n.startswith("panel B (") for n in names
     )
-    assert ("MPR121 at 0x5A" in names) == (build == "touch-mpr121")
+    assert ("MPR121 at 0x5A" in names) == build.startswith("touch-mpr121")
     assert ("/dev/ttyACM0 (the touch grid)" in names) == (build == "touch-serial")
     assert find(checks, "groups").detail.startswith("pi is in gpio, spi")
 

@@ -40,6 +40,7 @@ BUILDS = {
     "minimal": ("epd2in7_V2", 90, "left"),
     "touch-serial": ("epd2in9_V2", 90, "bottom"),
     "touch-mpr121": ("epd4in2_V2", 0, "bottom"),
+    "touch-mpr121-4in26": ("epd4in26", 0, "bottom"),
 }
 
 

@@ -15,7 +15,13 @@ from keystand.layouts.legibility import GOAL_MM, cap_height, smallest
 from keystand.layouts.panels import ACTIVE_AREA_MM, NATIVE, ROTATIONS, pixel_mm
 
 # mm: the smallest cap height on each panel today (docs/screens.md "Panels").
-FLOOR = {"epd2in13_V4": 2.14, "epd2in7_V2": 2.17, "epd2in9_V2": 2.03, "epd4in2_V2": 2.33}
+FLOOR = {
+    "epd2in13_V4": 2.14,
+    "epd2in7_V2": 2.17,
+    "epd2in9_V2": 2.03,
+    "epd4in2_V2": 2.33,
+    "epd4in26": 2.2,
+}
 
 
 def test_a_pixel_is_the_active_area_over_the_pixels_on_both_sides() -> None:

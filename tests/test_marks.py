@@ -74,7 +74,12 @@ CLASSIC_CODE = "9CY-EPF-ZXQ"
 MOUNTS = [(m, r) for m in MODELS for r in ROTATIONS]
 # The shipped builds' screens beside their keys' labels (tests/test_key_screens.py):
 # measured on the area beside the strip, which is what they draw there.
-KEYED = [("epd2in7_V2", 90, "left"), ("epd2in9_V2", 90, "bottom"), ("epd4in2_V2", 0, "bottom")]
+KEYED = [
+    ("epd2in7_V2", 90, "left"),
+    ("epd2in9_V2", 90, "bottom"),
+    ("epd4in2_V2", 0, "bottom"),
+    ("epd4in26", 0, "bottom"),
+]
 
 G, X, B = Mark.AGENT, Mark.ASSASSIN, Mark.BYSTANDER
 

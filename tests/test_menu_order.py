@@ -11,6 +11,7 @@ import pytest
 from keystand import games
 from keystand.layouts import MenuItem, MenuLine, MenuView, panel, render
 from keystand.layouts import menu as menu_screen
+from keystand.panel_models import PANELS
 
 TOP = ("close", "new_game", "penalty")
 BOTTOM = ("language", "history", "game")
@@ -35,9 +36,7 @@ def test_each_game_has_its_own_settings_between() -> None:
 
 
 LINES = tuple(MenuLine(MenuItem(name)) for name in (*games.get("duet").menu_items, "calibrate"))
-MOUNTS = [
-    (m, r) for m in ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2") for r in (0, 90)
-]
+MOUNTS = [(m, r) for m in PANELS for r in (0, 90)]
 
 
 def sign_ink(model: str, rotation: int, selected: int) -> tuple[bool, bool]:

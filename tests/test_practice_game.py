@@ -27,6 +27,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import InputEvent, KeyName, Press, Touch
 from keystand.drivers.inputs.simulator import SimulatorPage
 from keystand.menu import Item
+from keystand.panel_models import PANELS
 from keystand.rules import Seat
 from keystand.settings import Settings
 from keystand.stand import Stand
@@ -111,7 +112,7 @@ def test_play_refuses_a_touch_off_its_grid_by_line(practice: Path, tmp_path: Pat
     assert err.getvalue().strip().endswith("line 2: touch 4 0: rows are 0..3, columns 0..4")
 
 
-@pytest.mark.parametrize("panel", ["epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2"])
+@pytest.mark.parametrize("panel", tuple(PANELS))
 def test_render_draws_its_grid_of_four_rows_of_five_half_turned_for_b(
     practice: Path, tmp_path: Path, panel: str
 ) -> None:

@@ -30,7 +30,9 @@ try:
 except ws.VendorMissing as missing:
     pytest.skip(f"{missing}", allow_module_level=True)
 
-MODELS = ("epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2")
+MODELS = tuple(ws.RECIPES)  # every model whose record names a vendor file
+# The models whose recipe has a probe: an init that sends an update sequence.
+PROBED = [m for m, recipe in ws.RECIPES.items() if recipe.probe]
 HAT = Wiring(rst=17, dc=25, busy=24, pwr=18)  # the Waveshare HAT's own pins, CE0
 
 # SHA-256 of the four model files in upstream's waveshareteam/e-Paper (commit
@@ -41,6 +43,9 @@ UPSTREAM_SHA256 = {
     "epd2in7_V2": "171bdc77a035f749",
     "epd2in9_V2": "981f5218c2bac6c2",
     "epd4in2_V2": "5586a2811c8d4522",
+    # The 1.4.0 wheel's epd4in26.py (V1.0, 2023-12-20), as its RECORD lists it; not
+    # compared with upstream's repository here.
+    "epd4in26": "3ddd06b19370b722",
 }
 
 
@@ -366,6 +371,26 @@ def test_a_vendor_failure_becomes_a_panel_error_and_the_next_frame_is_full(
     assert_shows(panel, hardware, image)
 
 
+def up_by(frame, rows):
+    """A native frame's bytes turned up by `rows` rows (its first rows last)."""
+    data = frame.tobytes()
+    cut = rows * ((frame.width + 7) // 8)
+    return data[cut:] + data[:cut]
+
+
+def test_a_rolling_recipe_hands_the_vendor_the_frame_a_row_down(panels) -> None:
+    """The 4.26"'s recipe: what the vendor gets is the frame rolled down one row (so
+    its cursor's one-row slip puts each row where it was drawn), and the emulated
+    glass shows the frame as drawn."""
+    panel, hardware = panels("epd4in26")
+    frame = noise(panel.size, seed=5)
+    panel.display(frame, Refresh.FULL)
+    sent = b"".join(w.data for w in hardware.writes if w.dc and len(w.data) == 48000)
+    assert sent[:48000] == ws.rolled(bytearray(frame.tobytes()), 100, 1)
+    assert sent[:100] == frame.tobytes()[-100:]  # the last row first
+    assert_shows(panel, hardware, frame)
+
+
 # -- SPI writes per frame ---------------------------------------------------------------
 
 # Writes per Panel.display() with our HAL (one per command byte, one per run of
@@ -383,12 +408,19 @@ WRITES = {
     },
     "epd2in9_V2": {Refresh.FULL: (32, 194), Refresh.FAST: (34, 196), Refresh.PARTIAL: (30, 198)},
     "epd4in2_V2": {Refresh.FULL: (22, 28), Refresh.FAST: (27, 33), Refresh.PARTIAL: (19, 25)},
+    "epd4in26": {Refresh.FULL: (26, 40), Refresh.FAST: (31, 45), Refresh.PARTIAL: (21, 30)},
 }
 # The vendor's own figures for one plain display() call (hardware-facts.md):
 # the 2.7" V2 sends its 5,808-byte frame one SPI call per byte; through keystand
 # (`ByteRuns`) it hands the frame over in one call, as the others do.
-STOCK_DISPLAY = {"epd2in13_V4": 5, "epd2in7_V2": 5812, "epd2in9_V2": 5, "epd4in2_V2": 7}
-OUR_DISPLAY = {"epd2in13_V4": 5, "epd2in7_V2": 5, "epd2in9_V2": 5, "epd4in2_V2": 7}
+STOCK_DISPLAY = {
+    "epd2in13_V4": 5,
+    "epd2in7_V2": 5812,
+    "epd2in9_V2": 5,
+    "epd4in2_V2": 7,
+    "epd4in26": 5,
+}
+OUR_DISPLAY = {"epd2in13_V4": 5, "epd2in7_V2": 5, "epd2in9_V2": 5, "epd4in2_V2": 7, "epd4in26": 5}
 
 
 def assert_protocol_floor(writes) -> None:
@@ -434,7 +466,9 @@ def test_the_vendors_plain_display_call(panels, model) -> None:
         if calls is STOCK_DISPLAY:
             expected = calls[model]
         assert hardware.write_count - before == expected
-        assert hardware.shown.tobytes() == frame.tobytes()
+        # The vendor's buffer as it is: a recipe that rolls the frame shows why
+        # (the 4.26"'s first row lands on the glass's last, the rest a row up).
+        assert hardware.shown.tobytes() == up_by(frame, ws.RECIPES[model].roll_rows)
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -454,7 +488,7 @@ def test_a_probe_wakes_the_controller_without_drawing(panels, model) -> None:
     assert_shows(panel, hardware, following)
 
 
-@pytest.mark.parametrize("model", ["epd2in13_V4", "epd2in7_V2", "epd4in2_V2"])
+@pytest.mark.parametrize("model", PROBED)
 def test_a_probe_finds_an_unplugged_panel(panels, model) -> None:
     panel, _ = panels(model, fault=Fault.UNPLUGGED, rise_timeout=0.05)
     with pytest.raises(PanelUnplugged, match=rf"seat A \({model}\): BUSY on GPIO24 never"):

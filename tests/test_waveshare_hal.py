@@ -26,6 +26,7 @@ from keystand.drivers.display.hal import (
     SpidevBus,
     Wiring,
 )
+from keystand.drivers.display.waveshare import RECIPES
 
 HAT = Wiring(rst=17, dc=25, busy=24, pwr=18)
 SECOND = Wiring(rst=5, dc=6, busy=13, pwr=26, spi_device=1)
@@ -255,7 +256,7 @@ def test_close_releases_the_pins(factory) -> None:
     assert again.powered and not hal.is_open
 
 
-@pytest.mark.parametrize("model", ["epd2in13_V4", "epd2in7_V2", "epd2in9_V2", "epd4in2_V2"])
+@pytest.mark.parametrize("model", tuple(RECIPES))
 def test_the_hal_has_every_name_the_vendor_file_uses(factory, model) -> None:
     try:
         source = ws.vendor_file(model).path.read_text()

@@ -10,11 +10,11 @@ from __future__ import annotations
 import enum
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from PIL import Image
 
 from keystand.errors import KeystandError
+from keystand.panel_models import PANELS, PanelModel, model
 
 
 class PanelError(KeystandError):
@@ -30,37 +30,9 @@ class Refresh(enum.Enum):
     PARTIAL = "partial"
 
 
-@dataclass(frozen=True)
-class PanelModel:
-    """A Waveshare panel as its controller addresses it (native width x height)."""
-
-    name: str
-    width: int
-    height: int
-    diagonal: str
-
-    @property
-    def landscape(self) -> tuple[int, int]:
-        """The size as the stand reads it: the long side across."""
-        return (max(self.width, self.height), min(self.width, self.height))
-
-
-MODELS: dict[str, PanelModel] = {
-    m.name: m
-    for m in (
-        PanelModel("epd2in13_V4", 122, 250, '2.13"'),
-        PanelModel("epd2in7_V2", 176, 264, '2.7"'),
-        PanelModel("epd2in9_V2", 128, 296, '2.9"'),
-        PanelModel("epd4in2_V2", 400, 300, '4.2"'),
-    )
-}
-
-
-def model(name: str) -> PanelModel:
-    try:
-        return MODELS[name]
-    except KeyError:
-        raise ValueError(f"panel model {name!r}: expected one of {', '.join(MODELS)}") from None
+# The panel models, one record each (keystand.panel_models): the drivers read
+# their native frames, timings, reset waits and vendor recipes from there.
+MODELS: dict[str, PanelModel] = PANELS
 
 
 class Panel:

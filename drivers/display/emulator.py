@@ -3,9 +3,10 @@
 `EmulatedPanel` stands behind one panel's `PanelHal`: its `spi` records every
 SPI write (and can write the transfer log: `C hh` for a byte sent with DC low,
 `D hhhh...` for one write sent with DC high), and a `Controller` decodes the
-byte stream the way an SSD1680/SSD1683 does (RAM windows, address counters,
-data entry mode, the black/white RAM 0x24 and the second RAM 0x26, display
-update control, master activation) into the picture the glass would show. It
+byte stream the way an SSD1680, SSD1683 or SSD1677 does (RAM windows, address
+counters, data entry mode, the black/white RAM 0x24 and the second RAM 0x26,
+display update control, master activation) into the picture the glass would
+show (a panel whose gates run in reverse shows the RAM upside down). It
 watches the RST, DC and PWR pins and drives BUSY on gpiozero's `MockFactory`
 for as long as the timing model says, times `speed`.
 
@@ -25,9 +26,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from PIL import Image, ImageChops
 
-from .base import MODELS, PanelModel, Refresh
+from .base import MODELS, PanelError, PanelModel, Refresh
 from .hal import PanelHal, Wiring
-from .timing import TIMINGS, Timing
+from .timing import Timing
 from .waveshare import WavesharePanel
 
 if TYPE_CHECKING:
@@ -50,21 +51,59 @@ class Fault(enum.Enum):
 
 @dataclass(frozen=True)
 class ControllerSpec:
-    """An SSD16xx controller: its RAM in pixels (sources x gates)."""
+    """An SSD16xx controller: its RAM in pixels (sources x gates), and how it is
+    addressed. `x_pixels`: an X address (window 0x44, counter 0x4E) counts pixels
+    in two bytes, ten bits (the counter moving 8 a data byte), where the smaller
+    chips count bytes in one; a Y address has as many bits as the gates need."""
 
     name: str
     ram_width: int
     ram_height: int
+    x_pixels: bool = False
+
+    @property
+    def x_params(self) -> int:
+        """Bytes of one X address."""
+        return 2 if self.x_pixels else 1
+
+    @property
+    def y_mask(self) -> int:
+        return (1 << (self.ram_height - 1).bit_length()) - 1
 
 
 SSD1680 = ControllerSpec("SSD1680", 176, 296)
 SSD1683 = ControllerSpec("SSD1683", 400, 300)
+# SSD1677: 960 sources x 680 gates (GxEPD2's GDEQ0426T82 driver: "source, max
+# 960", "gates, max 680"), X addressed in pixels.
+SSD1677 = ControllerSpec("SSD1677", 960, 680, x_pixels=True)
+# The controllers this module plays, by name; a panel record names its own.
+CHIPS: dict[str, ControllerSpec] = {c.name: c for c in (SSD1680, SSD1683, SSD1677)}
+# The models it can emulate: those whose record names a controller it plays.
 CONTROLLERS: dict[str, ControllerSpec] = {
-    "epd2in13_V4": SSD1680,
-    "epd2in7_V2": SSD1680,
-    "epd2in9_V2": SSD1680,
-    "epd4in2_V2": SSD1683,
+    m.name: CHIPS[m.controller] for m in MODELS.values() if m.controller in CHIPS
 }
+
+
+class NotEmulated(PanelError, ValueError):
+    """A panel model the emulator cannot play: no record, or no controller it plays."""
+
+
+def controller_of(model_name: str) -> ControllerSpec:
+    """The controller `model_name`'s record names; NotEmulated, one line naming the
+    models the emulator plays, when there is none."""
+    spec = CONTROLLERS.get(model_name)
+    if spec is not None:
+        return spec
+    known = f"emulated models: {', '.join(CONTROLLERS)}"
+    if model_name not in MODELS:
+        raise NotEmulated(f"panel model {model_name!r}: no such model ({known})")
+    chip = MODELS[model_name].controller
+    said = f"its controller {chip}" if chip else "its record names no controller"
+    raise NotEmulated(
+        f"panel model {model_name!r}: {said} is not one the emulator plays "
+        f"({', '.join(CHIPS)}; {known})"
+    )
+
 
 # Commands the controller model acts on; the rest (driver output, voltages,
 # border, LUT bytes, booster...) change the waveform, not the picture.
@@ -128,11 +167,13 @@ class Controller:
         self._registers()
 
     def _registers(self) -> None:
-        """The values a hardware or software reset leaves."""
+        """The values a hardware or software reset leaves. X addresses are kept in
+        bytes whatever the chip counts them in."""
         self.entry = 0x03  # X increments first, then Y
         self.x_window = (0, self.stride - 1)
         self.y_window = (0, self.spec.ram_height - 1)
         self.x, self.y = 0, 0
+        self._x_pixels: dict[int, int] = {}  # a pixel-addressed X, as written so far
         self.option = 0xFF
         self.ram_option = 0x00  # 0x21 A: RED RAM option (high nibble), BW RAM option (low)
         self.temperature_forced = False
@@ -196,24 +237,19 @@ class Controller:
             self._ram_write(self.bw if command == WRITE_BW else self.red, byte)
         elif command == DATA_ENTRY and index == 0:
             self.entry = byte & 0x07
-        elif command == X_WINDOW and index < 2:
-            start, end = self.x_window
-            self.x_window = (byte & 0x3F, end) if index == 0 else (start, byte & 0x3F)
+        elif command == X_WINDOW and index < 2 * self.spec.x_params:
+            self._x_param(index, byte)
         elif command == Y_WINDOW and index < 4:
             start, end = self.y_window
-            if index == 0:
-                start = (start & 0x100) | byte
-            elif index == 1:
-                start = (start & 0xFF) | (byte & 0x01) << 8
-            elif index == 2:
-                end = (end & 0x100) | byte
+            if index < 2:
+                start = self._y_byte(start, index, byte)
             else:
-                end = (end & 0xFF) | (byte & 0x01) << 8
+                end = self._y_byte(end, index - 2, byte)
             self.y_window = (start, end)
-        elif command == X_COUNTER and index == 0:
-            self.x = byte & 0x3F
+        elif command == X_COUNTER and index < self.spec.x_params:
+            self._x_param(index + 2 * self.spec.x_params, byte)
         elif command == Y_COUNTER and index < 2:
-            self.y = (self.y & 0x100) | byte if index == 0 else (self.y & 0xFF) | (byte & 1) << 8
+            self.y = self._y_byte(self.y, index, byte)
         elif command == UPDATE_1 and index == 0:
             self.ram_option = byte
         elif command == UPDATE_2 and index == 0:
@@ -222,6 +258,32 @@ class Controller:
             self.temperature_forced = True
         elif command == DEEP_SLEEP and index == 0 and byte & 0x03:
             self.asleep = True
+
+    def _y_byte(self, value: int, index: int, byte: int) -> int:
+        """A Y address with its low (index 0) or high (1) byte replaced."""
+        if index == 0:
+            return (value & ~0xFF) | byte
+        return ((value & 0xFF) | byte << 8) & self.spec.y_mask
+
+    def _x_param(self, index: int, byte: int) -> None:
+        """One byte of an X address: the window's start and end (0, 1), then the
+        counter (2). In bytes on the byte-addressed chips (six bits); on the others
+        in pixels (low byte, then the high bits), kept as the byte it falls in."""
+        if self.spec.x_pixels:
+            slot, high = divmod(index, 2)
+            pixels = self._x_pixels.get(slot, 0)
+            pixels = (pixels & 0xFF) | (byte & 0x03) << 8 if high else (pixels & ~0xFF) | byte
+            self._x_pixels[slot] = pixels
+            value = pixels >> 3
+        else:
+            slot, value = index, byte & 0x3F
+        start, end = self.x_window
+        if slot == 0:
+            self.x_window = (value, end)
+        elif slot == 1:
+            self.x_window = (start, value)
+        else:
+            self.x = value
 
     def _ram_write(self, ram: bytearray, byte: int) -> None:
         if 0 <= self.x < self.stride and 0 <= self.y < self.spec.ram_height:
@@ -285,6 +347,8 @@ class Controller:
         image = Image.frombytes("1", size, bytes(ram)).crop(
             (0, 0, self.model.width, self.model.height)
         )
+        if self.model.gates_reversed:  # the glass's top row is the last RAM row used
+            image = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
         return ImageChops.invert(image) if ram_option & 0x08 else image
 
 
@@ -371,8 +435,7 @@ class EmulatedPanel:
     ) -> None:
         from gpiozero.pins.mock import MockFactory  # gpiozero only when emulating
 
-        if model_name not in CONTROLLERS:
-            raise ValueError(f"panel model {model_name!r}: expected one of {', '.join(MODELS)}")
+        chip = controller_of(model_name)
         if not isinstance(pin_factory, MockFactory):
             raise ValueError(
                 f"emulated panels need gpiozero's MockFactory, not {type(pin_factory).__name__}"
@@ -381,10 +444,10 @@ class EmulatedPanel:
             raise ValueError(f"speed {speed!r}: expected 0 or more")
         self.model = MODELS[model_name]
         self.wiring = wiring
-        self.timing = timing or TIMINGS[model_name]
+        self.timing = timing or self.model.timing
         self.speed = speed
         self.fault = fault
-        self.controller = Controller(self.model, CONTROLLERS[model_name])
+        self.controller = Controller(self.model, chip)
         self.spi = EmulatedSpi(self)
         self.record = record
         self.writes: list[Write] = []
@@ -578,7 +641,7 @@ def replay(lines: list[str], model_name: str) -> list[Update]:
     in order: so a log on disk can be checked without the run that wrote it.
     A write after deep sleep implies the hardware reset the vendor code always
     does before its next init (the log holds SPI writes only, not pin levels)."""
-    controller = Controller(MODELS[model_name], CONTROLLERS[model_name])
+    controller = Controller(MODELS[model_name], controller_of(model_name))
     controller.power(True)
     updates: list[Update] = []
     for number, line in enumerate(lines, start=1):

@@ -14,8 +14,8 @@ What it adds to the vendor's behaviour:
 - a refresh command (0x20, master activation) that BUSY never answers means no
   controller is listening: `PanelUnplugged`;
 - `reset_wait`: shorter waits around a hardware reset, then a wait for BUSY low
-  before the next byte, as the controllers' datasheets ask (`timing.RESET_WAIT`,
-  the panels' default). The 2.7" V2's partial refresh resets the controller each
+  before the next byte, as the controllers' datasheets ask (each panel
+  record's `reset_wait`, the default). The 2.7" V2's partial refresh resets the controller each
   time and the vendor waits 402 ms doing so; None keeps the vendor's waits.
 """
 
@@ -205,6 +205,19 @@ class SpidevBus:
             self._dev = None
 
 
+class VendorSpi:
+    """The stock epdconfig's `SPI` attribute (its spidev device), as far as a model
+    file uses it: the 4.26"'s `send_data2` calls `epdconfig.SPI.writebytes2(data)`
+    where the others call `epdconfig.spi_writebyte2(data)`; both are one vendor
+    call, the same bytes."""
+
+    def __init__(self, hal: PanelHal) -> None:
+        self.hal = hal
+
+    def writebytes2(self, data: Iterable[int]) -> None:
+        self.hal.spi_writebyte2(data)
+
+
 @dataclass
 class HalCounts:
     """What went over the wires, for tests and the benchmark."""
@@ -386,6 +399,10 @@ class PanelHal:
             seconds = min(seconds, self.reset_wait)
         self.counts.delays += seconds
         self._delay(seconds)
+
+    @property
+    def SPI(self) -> VendorSpi:  # the stock epdconfig's name for its spidev device
+        return VendorSpi(self)
 
     def spi_writebyte(self, data: Iterable[int]) -> None:
         self.counts.vendor_calls += 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from .base import Panel, Refresh
-from .timing import TIMINGS, Timing
+from .timing import Timing
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class SimPanel(Panel):
             raise ValueError(f"keep {keep!r}: expected 1 or more")
         if speed < 0:
             raise ValueError(f"speed {speed!r}: expected 0 or more")
-        self.timing = timing or TIMINGS[self.model.name]
+        self.timing = timing or self.model.timing
         self.speed = speed
         self.keep = keep
         # E-ink keeps its picture without power: with `remember`, the panel saves

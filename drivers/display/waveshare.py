@@ -4,7 +4,8 @@ PyPI's `waveshare-epaper` ships upstream's model files. Each panel runs its own
 copy of its model module, executed from the installed file with that panel's
 `PanelHal` bound as `epdconfig`: the vendor's own `epdconfig.py` (which probes
 /proc/cpuinfo, loads .so files and claims fixed pins at import) never runs, and
-two panels share no module state. Only the four models keystand supports load.
+two panels share no module state. Only the models whose record
+(keystand.panel_models) names a vendor file and its recipe load.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
+from keystand.panel_models import PANELS, Recipe, refusal
+
 from .. import PI_INSTALL
 from .base import Panel, PanelError, Refresh
 from .hal import PanelHal, SpidevBus, SpiDevice, Wiring
-from .timing import RESET_WAIT, TIMINGS
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -46,78 +48,9 @@ class VendorMissing(PanelError, ImportError):
     """The vendor package is absent, another version, or its model file was changed."""
 
 
-@dataclass(frozen=True)
-class Recipe:
-    """How keystand's refresh kinds map onto one model's vendor methods.
-
-    `full` and `fast` name display methods. A partial refresh compares the new
-    image with the second RAM (0x26, the "old image"); `full` always writes both
-    RAMs, `fast_sets_base` says whether the fast method does (when not, the panel
-    writes 0x26 itself first).
-    """
-
-    init: str
-    init_fast: str
-    init_fast_args: tuple[int, ...]
-    full: str
-    fast: str
-    fast_sets_base: bool
-    partial: str
-    partial_takes_window: bool = False
-    probe: str | None = None  # an init that activates the controller without drawing
-    bytewise: bool = False  # the file sends a frame one send_data call a byte (see ByteRuns)
-    lut_bytewise: bool = False  # its lut() sends the waveform a byte a call (see LutRun)
-
-
-RECIPES: dict[str, Recipe] = {
-    # display() writes only 0x24; displayPartBaseImage is display() plus the 0x26 base.
-    "epd2in13_V4": Recipe(
-        init="init",
-        init_fast="init_fast",
-        init_fast_args=(),
-        full="displayPartBaseImage",
-        fast="display_fast",
-        fast_sets_base=False,
-        partial="displayPartial",
-        probe="init_fast",
-    ),
-    # display_Base is display() plus the 0x26 base; display_Partial takes a window
-    # and hard-resets the controller itself.
-    "epd2in7_V2": Recipe(
-        init="init",
-        init_fast="init_Fast",
-        init_fast_args=(),
-        full="display_Base",
-        fast="display_Fast",
-        fast_sets_base=False,
-        partial="display_Partial",
-        partial_takes_window=True,
-        probe="init_Fast",
-        bytewise=True,
-    ),
-    # No display_Fast: the fast init loads a faster LUT and the same display follows.
-    "epd2in9_V2": Recipe(
-        init="init",
-        init_fast="init_Fast",
-        init_fast_args=(),
-        full="display_Base",
-        fast="display_Base",
-        fast_sets_base=True,
-        partial="display_Partial",
-        lut_bytewise=True,
-    ),
-    # display() and display_Fast() write both RAMs; init_fast mode 0 is the 1.5 s one.
-    "epd4in2_V2": Recipe(
-        init="init",
-        init_fast="init_fast",
-        init_fast_args=(0,),
-        full="display",
-        fast="display_Fast",
-        fast_sets_base=True,
-        partial="display_Partial",
-        probe="init_fast",
-    ),
-}
+# Each model's recipe (how keystand's refresh kinds map onto its vendor file's
+# methods) is data in its record (keystand.panel_models).
+RECIPES: dict[str, Recipe] = {m.name: m.vendor for m in PANELS.values() if m.vendor is not None}
 
 
 @dataclass(frozen=True)
@@ -184,8 +117,9 @@ def vendor_file(model: str, *, checked: Path | None = None) -> VendorFile:
     A check passed before on the same file (`checked`, CHECKED unless given) is
     taken as it stands."""
     checked = CHECKED if checked is None else checked
-    if model not in RECIPES:
-        raise ValueError(f"panel model {model!r}: expected one of {', '.join(RECIPES)}")
+    refused = refusal("waveshare", model)
+    if refused is not None:
+        raise ValueError(refused)
     found = _remembered(model, checked)
     if found is None:
         found = check_vendor_file(model)
@@ -200,6 +134,8 @@ def check_vendor_file(model: str) -> VendorFile:
     import hashlib
     from importlib import metadata
 
+    module = RECIPES[model].module
+
     try:
         dist = metadata.distribution(VENDOR_DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -209,7 +145,7 @@ def check_vendor_file(model: str) -> VendorFile:
             f"{VENDOR_DISTRIBUTION} {dist.version} is installed; keystand is built and tested "
             f"against {VENDOR_VERSION}: {INSTALL_HINT}"
         )
-    wanted = f"{VENDOR_DIR}/{model}.py"
+    wanted = f"{VENDOR_DIR}/{module}.py"
     entry = next((f for f in dist.files or () if f.as_posix() == wanted), None)
     if entry is None:
         raise VendorMissing(f"{VENDOR_DISTRIBUTION} {dist.version} has no {wanted}")
@@ -311,6 +247,15 @@ def native_buffer(frame: Image.Image) -> bytearray:
     leftmost, 1 white, each row padded to a whole byte. The same bytes the vendor's
     `getbuffer` makes (tests check it), without its per-pixel Python loop."""
     return bytearray(frame.convert("1").tobytes("raw", "1"))
+
+
+def rolled(buffer: bytearray, row_bytes: int, rows: int) -> bytearray:
+    """`buffer` turned down by `rows` rows (the last rows first): what a recipe's
+    `roll_rows` hands the vendor so the glass shows the frame as drawn."""
+    if not rows:
+        return buffer
+    cut = len(buffer) - rows * row_bytes
+    return buffer[cut:] + buffer[:cut]
 
 
 class VendorEPD(Protocol):
@@ -453,7 +398,7 @@ class WavesharePanel(Panel):
     delays; `hal_class` is `StockPathHal` to measure the vendor's own traffic, and
     `whole_buffers=False` keeps a byte-wise model's own frame loops (`ByteRuns`);
     `reset_wait` is the wait around a hardware reset before BUSY takes over (the
-    model's datasheet figure, `timing.RESET_WAIT`, unless given), `vendor_reset`
+    model's datasheet figure, its record's `reset_wait`, unless given), `vendor_reset`
     the vendor's own fixed waits instead (see `hal`).
     `busy_timeout` defaults to four times the model's full refresh + 5 s.
     """
@@ -477,10 +422,10 @@ class WavesharePanel(Panel):
     ) -> None:
         super().__init__(model_name, rotation=rotation)
         self.seat = seat
-        self.recipe = RECIPES[self.model.name]
         vendor_file(self.model.name)  # refuse a missing vendor before claiming pins
+        self.recipe = RECIPES[self.model.name]
         if busy_timeout is None:
-            busy_timeout = 4 * TIMINGS[self.model.name].full + 5
+            busy_timeout = 4 * self.model.timing.full + 5
         self.hal = hal_class(
             seat,
             self.model.name,
@@ -490,7 +435,7 @@ class WavesharePanel(Panel):
             busy_timeout=busy_timeout,
             rise_timeout=rise_timeout,
             delay=delay,
-            reset_wait=None if vendor_reset else reset_wait or RESET_WAIT[self.model.name],
+            reset_wait=None if vendor_reset else reset_wait or self.model.reset_wait,
         )
         try:
             self.module = load_vendor_module(self.model.name, self.hal, label=seat)
@@ -515,7 +460,7 @@ class WavesharePanel(Panel):
         )
 
     def _display(self, frame: Image.Image, refresh: Refresh) -> Refresh:
-        buffer = native_buffer(frame)
+        buffer = rolled(native_buffer(frame), -(-frame.width // 8), self.recipe.roll_rows)
         kind = refresh
         if kind is Refresh.PARTIAL and self._glass is None:
             kind = Refresh.FULL  # nothing known on the glass to draw the difference from
