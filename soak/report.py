@@ -49,8 +49,10 @@ WHAT = {
 
 
 def provenance(r: dict[str, Any]) -> dict[str, Any]:
-    """The run a category's figures come from: its command, date and seed."""
-    return {"command": r["command"], "date": r["date"], "seed": r["seed"]}
+    """The run a category's figures come from: its command, date, seed, machine."""
+    m = r.get("machine")
+    where = f"{m['cpu']}, {m['cores']} cores" if m else "a machine not recorded"
+    return {"command": r["command"], "date": r["date"], "seed": r["seed"], "machine": where}
 
 
 def one_line(figures: dict[str, Any]) -> str:
@@ -108,8 +110,8 @@ def markdown(r: dict[str, Any]) -> str:
     ]
     if r.get("merged"):
         lines.append(
-            "- merged (`--merge`): the categories come from different runs; each one's "
-            "heading below names its run (the machine is this run's)"
+            "- merged (`--merge`): the categories come from different runs (the figures "
+            "above are the last one's); each one's heading below names its run"
         )
     lines += [
         "",
@@ -139,8 +141,8 @@ def markdown(r: dict[str, Any]) -> str:
         run = f.get("run")
         if r.get("merged") and isinstance(run, dict):
             lines.append(
-                f"- from `{run['command']}` on {run['date']}, seed {run['seed']} "
-                f"({f.get('seconds', 0):g} s of it)"
+                f"- from `{run['command']}` on {run['date']}, seed {run['seed']}, "
+                f"{run.get('machine', 'a machine not recorded')} ({f.get('seconds', 0):g} s of it)"
             )
         for note in f.get("notes", []):
             lines.append(f"- {note}")

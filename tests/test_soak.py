@@ -224,10 +224,11 @@ def test_a_merged_run_keeps_the_other_categories_each_naming_its_run() -> None:
     merged = soak.merged(before, now)
     assert list(merged["categories"]) == ["edges", "kill"] and merged["merged"]
     assert merged["categories"]["edges"] == edges
-    assert merged["categories"]["kill"] == {"lost": 0, "cuts": 1744, "run": whole}
+    kept_run = {**whole, "machine": "a machine not recorded"}  # none in `before`
+    assert merged["categories"]["kill"] == {"lost": 0, "cuts": 1744, "run": kept_run}
     merged["goals"] = report.goals(merged)
     text = report.markdown(merged)
-    assert "- from `make soak` on 2026-11-25, seed 873108" in text
+    assert "- from `make soak` on 2026-11-25, seed 873108, a machine not recorded" in text
     assert '- from `make soak SOAK_ARGS="--only edges --merge"` on 2026-11-28, seed 7' in text
     assert "| kill | 1,744 cuts" in text and "| eio_windows | 6 |" in text
     alone = soak.merged({"categories": {}}, now)  # nothing before: one run, said once
