@@ -151,7 +151,8 @@ $(SYSBENCH):
 # The stand's own crash, damage and fault harness: SIGKILL chains, damaged
 # journals, a full disk (root: a tmpfs), grid and panel faults; figures in
 # docs/reliability.md and soak/results.json. Not in `make test`. 28 minutes by
-# default; SOAK_ARGS passes more, e.g. SOAK_ARGS="--minutes 5" or "--quick".
+# default; SOAK_ARGS passes more, e.g. SOAK_ARGS="--minutes 5" or "--quick", or
+# SOAK_ARGS="--only edges --merge" (those figures only, the others' kept).
 soak: $(STAMP)
 	$(BIN)/python soak/run.py $(SOAK_ARGS)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import compileall
 import json
-import os
 import re
 import subprocess
 import sys
@@ -196,16 +195,37 @@ def peak_rss_mb() -> float:
     """Peak resident memory of `keystand run` playing a whole recorded game."""
     keystand = Path(sys.executable).with_name("keystand")
     with tempfile.TemporaryDirectory() as state_dir:
-        process = subprocess.Popen(
-            [str(keystand), *_run_args(state_dir), "--script", str(GAME)],
+        kib, code = _peak_kib([str(keystand), *_run_args(state_dir), "--script", str(GAME)])
+        if code != 0:
+            raise RuntimeError(f"keystand run {GAME.name} ended with {code}")
+        return kib / 1024
+
+
+# A process's peak (ru_maxrss) counts the memory of the one it was forked from,
+# up to its exec (Linux keeps the larger of the two), and the bench's own grows:
+# a fresh Python (a few MB) starts the command and reports its one child's peak.
+_LAUNCH = """
+import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(min(abs(os.waitstatus_to_exitcode(status)), 255))
+"""
+
+
+def _peak_kib(argv: list[str]) -> tuple[int, int]:
+    """The peak resident memory (KiB, Linux) of `argv` run to its end, and its
+    exit status; its output thrown away."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "maxrss"
+        done = subprocess.run(
+            [sys.executable, "-c", _LAUNCH, str(out), *argv],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            check=False,
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode != 0:
-            raise RuntimeError(f"keystand run {GAME.name} ended with {process.returncode}")
-        return usage.ru_maxrss / 1024  # KiB on Linux
+        return int(out.read_text()), done.returncode
 
 
 # The worst script the cap lets in (cliutil.SCRIPT_CAP): `wait 0` over and over,
@@ -221,16 +241,12 @@ def worst_script_rss_mb(size: int) -> float:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "worst.txt"
         script.write_bytes(WORST_LINE * (size // len(WORST_LINE)))
-        process = subprocess.Popen(
-            [str(keystand), *_run_args(folder + "/s"), "--no-page", "--script", str(script)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        kib, code = _peak_kib(
+            [str(keystand), *_run_args(folder + "/s"), "--no-page", "--script", str(script)]
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode != 0:
-            raise RuntimeError(f"keystand run of the worst script ended with {process.returncode}")
-        return usage.ru_maxrss / 1024  # KiB on Linux
+        if code != 0:
+            raise RuntimeError(f"keystand run of the worst script ended with {code}")
+        return kib / 1024
 
 
 def import_ms() -> dict[str, float]:

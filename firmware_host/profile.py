@@ -94,6 +94,12 @@ class Stand:
     idle_sleep: float = setting(120.0, between=(1, 86400), unit="seconds")
     undo_window: float = setting(5.0, between=(1, 60), unit="seconds")
     reveal_delay: float = setting(10.0, between=(0, 120), unit="seconds")
+    # A journal whose failed write could not be taken back is checked again every
+    # 2 s; if it cannot be trusted again in this long, the stand stops blanked and
+    # exits 1 for systemd to start it again (store.RECOVER_FOR, the same default).
+    recover_for: float = setting(
+        30.0, between=(2, 3600), unit="seconds", doc="a failing disk: how long before a restart"
+    )
     lang: str = setting("en", choices=_languages)
 
 

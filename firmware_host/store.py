@@ -101,7 +101,9 @@ def atomic_write(path: Path, text: str) -> None:
 class Store:
     """The state dir of one stand. Not thread-safe: the service loop owns it."""
 
-    def __init__(self, root: Path, *, create: bool = True) -> None:
+    def __init__(
+        self, root: Path, *, create: bool = True, recover_for: float = RECOVER_FOR
+    ) -> None:
         self.root = root
         if create:
             self.make()
@@ -109,7 +111,7 @@ class Store:
         self.game_id: str | None = None
         self._last_at: str | None = None  # when the current game's last event was journaled
         self._ended = False  # the journal's last record is an end not yet moved to the history
-        self.recover_every, self.recover_for = RECOVER_EVERY, RECOVER_FOR
+        self.recover_every, self.recover_for = RECOVER_EVERY, recover_for
         self._broken_since: float | None = None  # when `recover` first found it broken
         self._tried_at = 0.0
         # Why the journal cannot be trusted again in this run: the stand stops, to

@@ -349,6 +349,10 @@ def _back(t: Table) -> list[tuple[str, str]]:
         ]
     records = len(sound_records(t.root / "current.journal"))
     t.do(event)
+    if isinstance(event, Press) and Seat(event.seat) in t.stand.numbering:
+        # A clue that takes a number (classic, the menu's Clue number on by
+        # default): the clue key chose it, the menu key gives the clue.
+        t.do(Press(event.seat, KeyName.MENU))
     after = len(sound_records(t.root / "current.journal"))
     if after != records + 1 or t.stand.fault:
         return [("stranded", f"with space again, {event} was not taken: {t.stand.fault}")]

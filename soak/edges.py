@@ -236,30 +236,55 @@ def shown_on_disk(state: Path, shown: Path) -> list[tuple[str, str]]:
     return problems
 
 
-def pick(records: list[dict[str, Any]], rng: random.Random) -> tuple[str, str] | None:
-    """A line the page may send that the rules take now, keeping the game in play,
-    and the event the stand journals for it; None when there is none."""
+@dataclass(frozen=True)
+class Move:
+    """What the page sends for one event the stand journals: its lines, the
+    event, and the seat left choosing its clue's number if the disk refuses it."""
+
+    lines: tuple[str, ...]
+    text: str
+    numbering: str | None = None
+
+
+def pick(
+    records: list[dict[str, Any]], rng: random.Random, numbering: dict[str, str]
+) -> Move | None:
+    """A move the page may send that the rules take now, keeping the game in play;
+    None when there is none. A game whose clue takes a number (classic, the
+    menu's Clue number on by default): the clue key chooses the number (from its
+    start), the menu key gives the clue; a seat still choosing (`numbering`, its
+    number: a give the disk refused keeps it) only gives it."""
     if not records or records[-1].get("t") == "end":
         return None
     game, state = oracle.replay(records)
     if not game.playing(state):
         return None
-    found: list[tuple[str, str]] = []
+    found: list[Move] = []
+    numbers = game.clue_numbers
     for seat in ("A", "B"):
         for key in ("clue", "pass"):
             event = game.key_event(state, Seat(seat), key)
-            if event is not None:
-                found.append((f"press {seat} {key}", str(event)))
+            if event is None:
+                continue
+            if key == "clue" and numbers is not None:
+                number = numbering.get(seat)
+                give = f"press {seat} menu"
+                lines = (give,) if number is not None else (f"press {seat} clue", give)
+                event = game.numbered_clue(state, Seat(seat), number or numbers.start)
+                if event is not None:
+                    found.append(Move(lines, str(event), seat))
+            elif seat not in numbering:  # a seat choosing a number: its keys walk it
+                found.append(Move((f"press {seat} {key}",), str(event)))
     grid = game.grid
     for row in range(grid.rows):
         for col in range(grid.cols):
             event = game.touch_event(state, row, col, penalty=False)
-            found.append((f"touch {row} {col}", str(event)))
+            found.append(Move((f"touch {row} {col}",), str(event)))
     takes = []
-    for line, text in found:
-        after, result = state.apply(game.parse_event(text))
+    for move in found:
+        after, result = state.apply(game.parse_event(move.text))
         if not games.refused(result) and game.playing(after):
-            takes.append((line, text))
+            takes.append(move)
     return rng.choice(takes) if takes else None
 
 
@@ -273,6 +298,9 @@ class Play:
     stand: PageStand
     rng: random.Random
     taken: list[str] = field(default_factory=list)  # the events journaled, in order
+    # Seats choosing their clue's number (a give the disk refused keeps it) in this
+    # stand's run: a restart forgets them, as the stand does.
+    numbering: dict[str, str] = field(default_factory=dict)
     failed: bool = False
 
     def fail(self, kind: str, what: str) -> None:
@@ -285,11 +313,12 @@ class Play:
         """Post `n` inputs the rules take, each journaled and shown before the next."""
         for _ in range(n):
             before = self.stand.records()
-            chosen = pick(before, self.rng)
+            chosen = pick(before, self.rng, self.numbering)
             if chosen is None:
                 return
-            line, text = chosen
-            self.stand.post(line)
+            line, text = " then ".join(chosen.lines), chosen.text
+            for posted in chosen.lines:
+                self.stand.post(posted)
 
             def journaled(before: list[Any] = before, text: str = text) -> bool:
                 now = self.stand.records()
@@ -303,25 +332,34 @@ class Play:
                 self.fail("stranded", f"{line!r} ({text}) not journaled and shown on a sound disk")
                 return
             self.taken.append(text)
+            self.numbering.clear()  # any event taken ends the choosing (the stand's too)
             self.tally.add("inputs_taken")
 
     def refused_for_disk(self, lines: int) -> list[dict[str, Any]] | None:
         """Post up to `lines` inputs while the disk fails: the screens must say
         "cannot save" at once. The records as they were (None: nothing to post)."""
         before = self.stand.records()
-        chosen = pick(before, self.rng)
+        chosen = pick(before, self.rng, self.numbering)
         if chosen is None:
             return None
         for n in range(lines):
-            self.stand.post(chosen[0])
+            # Again and again as a player would: the give alone once choosing.
+            for posted in chosen.lines if n == 0 else chosen.lines[-1:]:
+                self.stand.post(posted)
+            if chosen.numbering is not None and n == 0:
+                self.numbering.setdefault(chosen.numbering, self._start())
             if n == 0 and not self.stand.until(self.stand.cannot_save):
                 if self.stand.proc.poll() is None:
-                    self.fail(
-                        "untold", f"{chosen[0]!r} in a failing disk's window: no 'cannot save'"
-                    )
+                    said = " then ".join(chosen.lines)
+                    self.fail("untold", f"{said!r} in a failing disk's window: no 'cannot save'")
                 return None
             self.tally.add("inputs_refused_for_disk")
         return before
+
+    def _start(self) -> str:
+        numbers = games.get(self.stand.game).clue_numbers
+        assert numbers is not None
+        return numbers.start
 
     def check_end(self) -> None:
         """What is on disk once the stand has stopped: every frame shown, and the
@@ -448,7 +486,7 @@ def _outlast(play: Play, switch: Path, before: list[dict[str, Any]]) -> None:
     tally.add("stopped_blanked_exit_1")
     switch.unlink()
     again = PageStand(stand.folder, stand.state, stand.game, env=None)
-    play.stand = again
+    play.stand, play.numbering = again, {}
     if not again.up or not again.until(again.showing):
         play.fail("stranded", f"the restart did not come up: {kill._tail(again.said())}")
         return
@@ -545,7 +583,7 @@ def _read_only_once(ctx: Context, tally: Tally, case: str, game: str) -> None:
                 check=True, capture_output=True, timeout=WAIT,
             )  # fmt: skip
             again = PageStand(folder, state, game)
-            play.stand = again
+            play.stand, play.numbering = again, {}
             if not again.up or not again.until(again.showing):
                 play.fail("stranded", f"the restart did not come up: {kill._tail(again.said())}")
                 return

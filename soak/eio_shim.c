@@ -8,6 +8,8 @@
  *   write   write, pwrite, writev fail before writing anything
  *   both    all of them
  * Anything else (or an empty file): both. No switch file: nothing fails.
+ * If $KEYSTAND_EIO_COUNT names a file, each call failed adds one byte to it: a
+ * test waits on it for the stand's next try instead of sleeping.
  *
  * Used by soak/edges.py and tests/test_journal_recovery.py (issue 35): built with
  * `gcc -shared -fPIC -O2 -o eio_shim.so eio_shim.c -ldl`. Only the stand's own
@@ -69,14 +71,28 @@ static void *real(const char *name) {
     return dlsym(RTLD_NEXT, name);
 }
 
+/* One call failed: a byte more in $KEYSTAND_EIO_COUNT (if set), then EIO. */
+static int failed(void) {
+    const char *path = getenv("KEYSTAND_EIO_COUNT");
+    if (path != NULL && path[0] != '\0') {
+        int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            write_fn next = (write_fn)real("write");
+            (void)next(fd, "x", 1);
+            close(fd);
+        }
+    }
+    errno = EIO;
+    return -1;
+}
+
 ssize_t write(int fd, const void *buf, size_t count) {
     static write_fn next = NULL;
     if (next == NULL) {
         next = (write_fn)real("write");
     }
     if (failing(fd) & FAIL_WRITE) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd, buf, count);
 }
@@ -87,8 +103,7 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset) {
         next = (pwrite_fn)real("pwrite");
     }
     if (failing(fd) & FAIL_WRITE) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd, buf, count, offset);
 }
@@ -99,8 +114,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t count, off_t offset) {
         next = (pwrite_fn)real("pwrite64");
     }
     if (failing(fd) & FAIL_WRITE) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd, buf, count, offset);
 }
@@ -111,8 +125,7 @@ ssize_t writev(int fd, const struct iovec *iov, int iovcnt) {
         next = (writev_fn)real("writev");
     }
     if (failing(fd) & FAIL_WRITE) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd, iov, iovcnt);
 }
@@ -123,8 +136,7 @@ int fsync(int fd) {
         next = (sync_fn)real("fsync");
     }
     if (failing(fd) & FAIL_FSYNC) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd);
 }
@@ -135,8 +147,7 @@ int fdatasync(int fd) {
         next = (sync_fn)real("fdatasync");
     }
     if (failing(fd) & FAIL_FSYNC) {
-        errno = EIO;
-        return -1;
+        return failed();
     }
     return next(fd);
 }

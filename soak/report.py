@@ -48,6 +48,13 @@ WHAT = {
 }
 
 
+def provenance(r: dict[str, Any]) -> dict[str, Any]:
+    """The run a category's figures come from: its command, date, seed, machine."""
+    m = r.get("machine")
+    where = f"{m['cpu']}, {m['cores']} cores" if m else "a machine not recorded"
+    return {"command": r["command"], "date": r["date"], "seed": r["seed"], "machine": where}
+
+
 def one_line(figures: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in figures.items() if isinstance(v, int))
 
@@ -92,13 +99,21 @@ def markdown(r: dict[str, Any]) -> str:
         "A kill chain's repro replays its seeded builds, scripts and kill moments; what the",
         "stand had done by each moment varies from run to run, so it may take a few runs.",
         "`--minutes N` sets the budget (the kill chains take what the others leave), `--quick`",
-        "runs a little of each category.",
+        "runs a little of each category; `--only CATEGORIES --merge` runs those and puts",
+        "their figures here in place of theirs, keeping the others' (each names its run).",
         "",
         f"- date: {r['date']}",
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['arch']}, {m['python']}, {m['system']}"
-        + ("" if m["root"] else " (not root: the full-disk scenarios skipped)"),
+        + ("" if m["root"] else " (not root: the full-disk and read-only scenarios skipped)"),
         f"- command: `{r['command']}  # .venv/bin/python soak/run.py` ({r['seconds']:g} s)",
         f"- seed: {r['seed']}",
+    ]
+    if r.get("merged"):
+        lines.append(
+            "- merged (`--merge`): the categories come from different runs (the figures "
+            "above are the last one's); each one's heading below names its run"
+        )
+    lines += [
         "",
         "## Goals",
         "",
@@ -123,6 +138,12 @@ def markdown(r: dict[str, Any]) -> str:
         lines.append("Nothing.")
     for name, f in r["categories"].items():
         lines += ["", f"## {name}", "", WHAT[name], ""]
+        run = f.get("run")
+        if r.get("merged") and isinstance(run, dict):
+            lines.append(
+                f"- from `{run['command']}` on {run['date']}, seed {run['seed']}, "
+                f"{run.get('machine', 'a machine not recorded')} ({f.get('seconds', 0):g} s of it)"
+            )
         for note in f.get("notes", []):
             lines.append(f"- {note}")
         lines += ["", "| figure | count |", "| --- | --- |"]

@@ -3,6 +3,7 @@ to docs/reliability.md and soak/results.json.
 
     .venv/bin/python soak/run.py [--minutes 28] [--quick] [--seed N]
                                  [--only kill,damage,disk,faults,edges] [--case CASE]
+                                 [--merge]
 
 Five categories, each in its own module (docs/reliability.md says what each
 checks): `kill` (SIGKILL chains across the builds and both games), `damage`
@@ -13,13 +14,17 @@ disk, a stuck panel under SIGKILL; parts of it root only). The time budget is sh
 the kill chains last taking what is left. A failure says which case, keeps
 what it found under soak/kept/ and prints the one command that reproduces it.
 The figures files are written only by a whole run (no --only, --case or
---quick) unless --markdown or --json name where.
+--quick) unless --markdown or --json name where, or --merge: a run of some
+categories (--only) puts its figures into soak/results.json and
+docs/reliability.md in place of theirs, the other categories' figures kept
+as their own runs wrote them, each category naming the run it comes from.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import logging
 import random
 import shlex
@@ -63,6 +68,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--keep", type=Path, default=ROOT / "soak" / "kept", help="failures' files")
     ap.add_argument("--markdown", type=Path, help="default: docs/reliability.md (a whole run)")
     ap.add_argument("--json", type=Path, help="default: soak/results.json (a whole run)")
+    ap.add_argument(
+        "--merge",
+        action="store_true",
+        help="--only's categories into the figures files, the others' figures kept",
+    )
     args = ap.parse_args(argv)
     only = args.only.split(",") if args.only else list(CATEGORIES)
     unknown = [c for c in only if c not in CATEGORIES]
@@ -73,7 +83,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     if args.minutes <= 0:
         ap.error(f"--minutes {args.minutes:g}: above 0")
     args.only = [c for c in CATEGORIES if c in only]
-    whole = not (args.quick or args.case or args.cuts or len(only) < len(CATEGORIES))
+    if args.merge and (args.quick or args.case or args.cuts):
+        ap.error("--merge: figures for the docs, not --quick, --case or --cuts")
+    whole = args.merge or not (args.quick or args.case or args.cuts or len(only) < len(CATEGORIES))
     args.markdown = args.markdown or (ROOT / "docs" / "reliability.md" if whole else None)
     args.json = args.json or (ROOT / "soak" / "results.json" if whole else None)
     return args
@@ -121,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             _category(category, ctx, tally, args.jobs)
             figures = tally.figures()
             figures["seconds"] = round(time.monotonic() - began, 1)
+            figures["run"] = report.provenance(results)
             results["categories"][category] = figures
             print(f"soak: {category}: {report.one_line(figures)}", flush=True)
             for family, n in figures["failing"].items():
@@ -128,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     results["seconds"] = round(time.monotonic() - started, 1)
+    if args.merge and args.json and args.json.exists():
+        results = merged(json.loads(args.json.read_text()), results)
     results["goals"] = report.goals(results)
     failed = sum(c.get("failures_total", 0) for c in results["categories"].values())
     if args.json:
@@ -142,6 +157,22 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     return 1 if failed else 0
+
+
+def merged(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """The figures of run `now` with those of the categories it did not run taken
+    from `before` (an earlier run's soak/results.json), each category keeping the
+    run it comes from (`run`: its command, date and seed)."""
+    categories = {}
+    for name in CATEGORIES:
+        if name in now["categories"]:
+            categories[name] = now["categories"][name]
+        elif name in before.get("categories", {}):
+            kept = dict(before["categories"][name])
+            kept.setdefault("run", report.provenance(before))
+            categories[name] = kept
+    runs = {json.dumps(f["run"], sort_keys=True) for f in categories.values()}
+    return {**now, "categories": categories, "merged": len(runs) > 1}
 
 
 def _category(category: str, ctx: Context, tally: Tally, jobs: int) -> None:

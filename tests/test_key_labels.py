@@ -65,6 +65,9 @@ class MemoryStore:
     def history(self, limit: int | None = None) -> list[dict[str, Any]]:
         return []
 
+    def recover(self, now: float) -> bool:
+        return False  # memory never fails a write
+
 
 def stand(
     game: str = "duet", *, cursor_keys: bool = False, grid: bool = False, numbers: bool = True

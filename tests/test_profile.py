@@ -85,6 +85,7 @@ def test_per_seat_panels_override_the_shared_ones(tmp_path: Path) -> None:
         ("[stand]\nundo_window = nan\n", "stand.undo_window", "expected 1..60"),
         ("[stand]\nlang = 'fr'\n", "stand.lang", "expected one of de, en, ru"),
         ("[stand]\nreveal_delay = -1\n", "stand.reveal_delay", "expected 0..120"),
+        ("[stand]\nrecover_for = 1\n", "stand.recover_for", "expected 2..3600"),
     ],
 )
 def test_a_bad_profile_names_file_key_and_what_is_wrong(

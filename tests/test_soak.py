@@ -203,6 +203,39 @@ def test_a_quick_damage_run_writes_every_figure(tmp_path: Path) -> None:
     assert text.startswith("# Reliability") and "| damage |" in text and "seed: 1" in text
 
 
+def test_a_merged_run_keeps_the_other_categories_each_naming_its_run() -> None:
+    """`--only edges --merge`: the edges' figures replace theirs in the figures
+    files; kill's stay as the earlier whole run wrote them, and the page says
+    which run each category comes from."""
+    import report
+    import run as soak
+
+    machine = {"cpu": "cpu", "cores": 2, "arch": "x86_64", "python": "3.11", "system": "Linux"}
+    whole = {"command": "make soak", "date": "2026-11-25", "seed": 873108}
+    before = {**whole, "categories": {"kill": {"lost": 0, "cuts": 1744}, "edges": {"lost": 3}}}
+    part = {
+        "command": 'make soak SOAK_ARGS="--only edges --merge"',
+        "date": "2026-11-28",
+        "seed": 7,
+    }
+    edges = {"lost": 0, "eio_windows": 6, "seconds": 300.0, "run": part}
+    now = {**part, "machine": {**machine, "root": True}, "seconds": 301.0, "quick": False,
+           "categories": {"edges": edges}}  # fmt: skip
+    merged = soak.merged(before, now)
+    assert list(merged["categories"]) == ["edges", "kill"] and merged["merged"]
+    assert merged["categories"]["edges"] == edges
+    kept_run = {**whole, "machine": "a machine not recorded"}  # none in `before`
+    assert merged["categories"]["kill"] == {"lost": 0, "cuts": 1744, "run": kept_run}
+    merged["goals"] = report.goals(merged)
+    text = report.markdown(merged)
+    assert "- from `make soak` on 2026-11-25, seed 873108, a machine not recorded" in text
+    assert '- from `make soak SOAK_ARGS="--only edges --merge"` on 2026-11-28, seed 7' in text
+    assert "| kill | 1,744 cuts" in text and "| eio_windows | 6 |" in text
+    alone = soak.merged({"categories": {}}, now)  # nothing before: one run, said once
+    alone["goals"] = report.goals(alone)
+    assert not alone["merged"] and "- from `" not in report.markdown(alone)
+
+
 # -- a full disk's checks (the tmpfs itself is `make soak`'s) ------------------------------
 
 

@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
+from keystand.errors import KeystandError
+
 from .base import Emit, InputDriver, Report
 from .events import COLS, ROWS, InputEvent, Press, Touch, excerpt, parse_line
 from .script import ScriptLineError, decode_line
@@ -304,7 +306,7 @@ class SimulatorPage(InputDriver):
         return Handler
 
 
-class _Refused(ValueError):
+class _Refused(KeystandError, ValueError):
     """A POST whose body cannot be taken as sent (its length, its framing)."""
 
 
