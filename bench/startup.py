@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import compileall
 import json
+import os
 import re
 import subprocess
 import sys
