@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from .games import AnyCard, Game
 
 EXIT_USAGE = 2
-GAME_HELP = "duet (the default), classic, or a game installed beside keystand"
+# The games shipped, as the options that take one say them: "duet (the default),
+# classic, or a game installed beside keystand".
+GAMES_SAID = ", ".join(f"{n} (the default)" if n == games.DEFAULT else n for n in games.SHIPPED)
+GAME_HELP = f"{GAMES_SAID}, or a game installed beside keystand"
 EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
 # systemd's NOTCONFIGURED: the machine must change first (no GPIO chip or one the
 # user may not open, SPI off or refused, not a Pi); the unit's
@@ -133,7 +136,7 @@ def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> Non
     g.add_argument(
         "--card",
         metavar="CARD",
-        help="card text, as the game writes it (Duet: 25 of G X . per side, 'A / B')",
+        help="card text, as the game writes it (as `keystand card new --game NAME` prints)",
     )
     g.add_argument("--card-code", metavar="CODE", help="a card code as `keystand card new` prints")
     g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
@@ -274,3 +277,51 @@ def _lines(text: str, span: tuple[int, int] | None) -> str:
         return ""
     first, last = (text.count("\n", 0, i) + 1 for i in (inked[0], inked[-1]))
     return f" line {first}" if first == last else f" lines {first}-{last}"
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `keystand play` and `render` that set a game's own settings
+    (each shipped game's `settings` with a `flag`: Duet's --mission and the like),
+    as the games declare them."""
+    for flag, setting in _flagged().items():
+        if setting.meta is None:
+            parser.add_argument(flag, action="store_true", help=setting.help)
+        else:
+            parser.add_argument(flag, metavar=setting.meta, help=setting.help)
+
+
+def game_options(args: argparse.Namespace, game: Game) -> games.Options:
+    """The game's settings given on the command line (`add_game_options`); an option
+    of another game's is refused (UsageError), a bad value raises the setting's
+    own error (a ValueError naming it)."""
+    options = games.Options()
+    for flag in _flagged():
+        value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+        if value is None or value is False:
+            continue
+        own = next((s for s in game.settings if s.flag == flag), None)
+        if own is None:
+            raise UsageError(f"{flag}: {game.name} has no such choice")
+        options = options.with_(own, own.parse(value))
+    return options
+
+
+def _flagged() -> dict[str, games.Setting[object]]:
+    """Every shipped game's settings that an option sets, by the option."""
+    found: dict[str, games.Setting[object]] = {}
+    for name in games.SHIPPED:
+        for setting in games.get(name).settings:
+            if setting.flag is not None:
+                found.setdefault(setting.flag, setting)
+    return found
+
+
+def seat_help() -> str:
+    """`render --seat`'s help: A or B, and the seats' own names in each shipped game
+    that has them ("spymasters (seat A)")."""
+    named = []
+    for name in games.SHIPPED:
+        own = [(n, s) for n, s in games.get(name).seat_names if n != s.value]
+        if own:
+            named.append(f"{name} names them {', '.join(f'{n} (seat {s.value})' for n, s in own)}")
+    return "whose screen" + "".join(f"; {n}" for n in named)

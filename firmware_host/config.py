@@ -1,5 +1,6 @@
 """The stand's settings file (`/etc/keystand/keystand.toml` on a Pi): which
-profile, the seats' languages, the default mission, the refresh policy, and how
+profile, the seats' languages, the games' own defaults (their settings that
+declare a `config_doc`: Duet's mission), the refresh policy, and how
 the panels are reset (the fallback README "Panels" gives a builder).
 
 `keystand run --config PATH` reads it at start; without `--config` it reads
@@ -8,17 +9,17 @@ types, defaults, allowed values: `schema.py`), and a bad file is refused whole
 with one line naming the file, the key, the value and what is allowed. A key
 the file leaves out keeps the profile's value; a command-line option beats the
 file. The menu's choices saved in the state dir (a seat's language, the next
-game's mission) beat the file's: it gives a fresh stand its defaults.
+game's own settings) beat the file's: it gives a fresh stand its defaults.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import schema
-from .rules import KeystandError, Mission, MissionError
+from . import games, schema
+from .rules import KeystandError
 from .schema import setting
 
 if TYPE_CHECKING:
@@ -45,12 +46,23 @@ def _two_seats(value: tuple[str, ...]) -> str | None:
     return None
 
 
-def _mission(value: str) -> str | None:
-    try:
-        Mission.parse(value)
-    except MissionError as e:
-        return f"{schema.toml(value)}: {e.detail}"
-    return None
+def _loads(own: games.Setting[Any]) -> schema.Check:
+    """A game's setting's check: its value as settings.json would keep it."""
+
+    def check(value: Any) -> str | None:
+        try:
+            own.loaded(value)
+        except ValueError as e:
+            return f"{schema.toml(value)}: {getattr(e, 'detail', e)}"
+        return None
+
+    return check
+
+
+def in_config() -> tuple[games.Setting[Any], ...]:
+    """The shipped games' settings the file's [game] table takes (a `config_doc`)."""
+    found = (s for name in games.SHIPPED for s in games.get(name).settings)
+    return tuple(s for s in found if s.config_doc)
 
 
 @dataclass(frozen=True)
@@ -60,12 +72,28 @@ class Service:
     profile: str = setting("desktop", doc="a profile shipped with keystand, or a file's path")
 
 
-@dataclass(frozen=True)
-class Game:
-    """[game]: what a fresh stand plays until a seat's menu changes it."""
-
-    languages: tuple[str, ...] = setting(("en", "en"), choices=_languages, check=_two_seats)
-    mission: str = setting("9-9", check=_mission, doc="T-M (9-9, 9-5...) or a named mission")
+# [game]: what a fresh stand plays until a seat's menu changes it: the languages,
+# and each game's settings that declare themselves for this file.
+Game = make_dataclass(
+    "Game",
+    [
+        (
+            "languages",
+            tuple[str, ...],
+            setting(("en", "en"), choices=_languages, check=_two_seats),
+        ),
+        *(
+            (
+                own.key,
+                type(own.saved(own.default)),
+                setting(own.saved(own.default), check=_loads(own), doc=own.config_doc),
+            )
+            for own in in_config()
+        ),
+    ],
+    frozen=True,
+)
+Game.__doc__ = "[game]: what a fresh stand plays until a seat's menu changes it."
 
 
 @dataclass(frozen=True)

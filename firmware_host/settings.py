@@ -1,5 +1,6 @@
 """What the next new game is played with, and each seat's language: the menu's
-choices, as the stand keeps them and as settings.json saves them.
+choices, as the stand keeps them and as settings.json saves them. A game's own
+choices are its `settings` (keystand.games), kept here by their keys.
 
 No I/O: the stand hands the store what `Settings.saved` gives and reads back
 what `Settings.loaded` checks; `Unsaved` keeps the choices the disk refused
@@ -10,27 +11,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
-from . import games, rules
-from .rules import Mission, Seat
+from . import games
+from .rules import Seat
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 SAVE_RETRY = 5.0  # seconds between tries to save settings the disk refused
 # The turn timer's lengths the menu offers, in seconds (0: off, the default).
 TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
-MISSIONS = (
-    rules.Mission(9, 9),
-    rules.Mission(10, 10),
-    rules.Mission(11, 11),
-    rules.NAMED["moscow"],
-    rules.NAMED["cairo"],
-    rules.NAMED["jakarta"],
-    rules.NAMED["singapore"],
-)
 
 
 @dataclass(frozen=True)
@@ -38,9 +31,9 @@ class Settings:
     """What the next new game is played with, and each seat's language."""
 
     game: str = games.DEFAULT  # the game the next new game is (a name `games.get` takes)
-    mission: Mission = rules.STANDARD
-    loose_order: bool = False
-    first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
+    # The games' own settings' values (each game's `settings`, by key): the next
+    # game of that game starts with them.
+    options: games.Options = games.Options()  # noqa: RUF009 (a frozen, empty value)
     lang: tuple[str, str] = ("en", "en")  # seat A, seat B
     undo_window: float = UNDO_WINDOW
     # How long the end screen holds back the key, so both seats can still undo a
@@ -55,17 +48,25 @@ class Settings:
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
 
-    @property
-    def options(self) -> games.Options:
-        return games.Options(self.mission, self.loose_order, self.first)
+    def of(self, setting: games.Setting[T]) -> T:
+        """The value chosen for one of a game's settings (its default: none chosen)."""
+        return self.options.get(setting)
+
+    def choosing(self, setting: games.Setting[T], value: T) -> Settings:
+        return replace(self, options=self.options.with_(setting, value))
+
+    def started(self, game: games.AnyGame, options: games.Options) -> Settings:
+        """These settings with the choices a game of `game` was started with."""
+        s = self
+        for setting in game.settings:
+            s = s.choosing(setting, options.get(setting))
+        return s
 
     def saved(self) -> dict[str, Any]:
         """The choices settings.json keeps (the delays are the build's, not the menu's)."""
         return {
             "game": self.game,
-            "mission": str(self.mission),
-            "loose_order": self.loose_order,
-            "first": self.first.value if self.first else None,
+            **{s.key: s.saved(self.of(s)) for s in every_setting()},
             "lang": list(self.lang),
             "timer": self.timer,
             "numbers": self.numbers,
@@ -80,10 +81,15 @@ class Settings:
             s = replace(s, game=name.strip().lower())
         else:
             log.warning("settings.json: game %r: expected one of %s", name, games.names())
-        try:
-            s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
-        except ValueError as e:
-            log.warning("settings.json: mission: %s; kept %s", e, s.mission)
+        for setting in every_setting():
+            if setting.key not in data:
+                continue
+            try:
+                s = s.choosing(setting, setting.loaded(data[setting.key]))
+            except ValueError as e:
+                log.warning(
+                    "settings.json: %s: %s; kept %s", setting.key, e, setting.saved(s.of(setting))
+                )
         if data.get("timer", s.timer) in TIMER_CHOICES:
             s = replace(s, timer=data.get("timer", s.timer))
         else:
@@ -92,14 +98,19 @@ class Settings:
             s = replace(s, numbers=data.get("numbers", s.numbers))
         else:
             log.warning("settings.json: numbers %r: expected true or false", data["numbers"])
-        if isinstance(data.get("loose_order"), bool):
-            s = replace(s, loose_order=data["loose_order"])
-        if data.get("first") in (None, "A", "B"):
-            s = replace(s, first=Seat(data["first"]) if data.get("first") else None)
         langs = data.get("lang")
         if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
             s = replace(s, lang=(langs[0], langs[1]))
         return s
+
+
+def every_setting() -> tuple[games.Setting[Any], ...]:
+    """The settings of every game there is, each key once (the first game's)."""
+    found: dict[str, games.Setting[Any]] = {}
+    for name in games.names():
+        for setting in games.get(name).settings:
+            found.setdefault(setting.key, setting)
+    return tuple(found.values())
 
 
 @dataclass

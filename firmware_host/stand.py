@@ -42,11 +42,10 @@ from keystand.drivers.inputs.touchfilter import Orientation
 
 from . import cursor, games
 from .journal import JournalError
-from .menu import HISTORY_GAMES, Choice, Do, Item, Menu, items_of
+from .menu import HISTORY_GAMES, Choice, Do, Entry, Item, Menu, items_of
 from .rules import Seat
 from .settings import (
     LANGUAGES,
-    MISSIONS,
     SAVE_RETRY,
     TIMER_CHOICES,
     UNDO_WINDOW,
@@ -60,7 +59,6 @@ from .turn_timer import TurnTimer
 # The menu's and the settings' names, as the stand has always offered them.
 __all__ = [
     "LANGUAGES",
-    "MISSIONS",
     "REFUSAL_SHOWN",
     "SAVE_RETRY",
     "TIMER_CHOICES",
@@ -198,7 +196,7 @@ class Stand:
     def boot(self, game: str | None = None) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game.
         The menu's choices saved in the state dir (languages, the game, the next
-        game's mission, order and first clue) come back as they were left;
+        game's own settings) come back as they were left;
         `game` (a name) overrides the saved game for the next new game."""
         saved = self._load_settings()
         if game is not None and games.get(game).name != self.settings.game:
@@ -226,12 +224,7 @@ class Stand:
             started = self.game.options_of(resumed.state)
             if not saved and started is not None:
                 # A state dir from before settings were kept: the game's own.
-                self.settings = replace(
-                    self.settings,
-                    mission=started.mission,
-                    loose_order=started.loose_order,
-                    first=started.first,
-                )
+                self.settings = self.settings.started(self.game, started)
             self.hold_resumed = not self.playing and not self.store.listed()
         self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
@@ -753,7 +746,7 @@ class Stand:
             return False
         before = self.state.last  # what came just before this touch
         again = games.refused(before) and getattr(before.event, "cell", None) == word
-        return refusal.reason.value == "covered" or not again
+        return refusal.reason.value == self.game.covered_reason or not again
 
     # ----- calibration ------------------------------------------------------------------
 
@@ -781,7 +774,7 @@ class Stand:
 
     # ----- the menu ---------------------------------------------------------------------
 
-    def menu_items(self) -> tuple[Item, ...]:
+    def menu_items(self) -> tuple[Entry, ...]:
         """The menu's entries: "Calibrate grid" only on a stand with a grid."""
         own = items_of(self.game.name)
         return (*own, Item.CALIBRATE) if self.grid is not None else own
