@@ -18,7 +18,7 @@ from keystand.drivers.inputs import KeyName
 
 from . import games
 from .rules import Seat
-from .settings import LANGUAGES, TIMER_CHOICES, Settings
+from .settings import LANGUAGES, Settings
 
 
 class Item(enum.Enum):
@@ -36,8 +36,6 @@ class Item(enum.Enum):
     HISTORY = "history"
     GAME = "game"  # deals a new game of the next game there is (games.names())
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
-    TIMER = "timer"  # the turn timer's length (a game that has one)
-    NUMBERS = "numbers"  # the clue's number on the keys, or none (a game whose clue has one)
 
 
 Entry = Item | games.Setting[Any]  # a stand's entry or one of the game's own settings
@@ -170,11 +168,6 @@ class Menu:
                 at = names.index(s.game) if s.game in names else -1
                 return Choice(s, Do.DEAL, names[(at + 1) % len(names)])
             return Choice(s, Do.DEAL)
-        if item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
-            i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
-            return Choice(replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)]))
-        if item is Item.NUMBERS:  # on -> off -> on: acts on the next clue
-            return Choice(replace(s, numbers=not s.numbers))
         if item is Item.LANGUAGE:
             i = 0 if self.seat is Seat.A else 1
             langs = list(s.lang)

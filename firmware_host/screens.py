@@ -139,15 +139,6 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
         elif item is Item.GAME:  # a game installed beside keystand: as it names itself
             lines.append(layouts.MenuLine(entry, value_text=s.game))
-        elif item is Item.TIMER:
-            if s.timer:
-                lines.append(
-                    layouts.MenuLine(entry, value_text=f"{s.timer // 60}:{s.timer % 60:02d}")
-                )
-            else:
-                lines.append(layouts.MenuLine(entry, "timer_off"))
-        elif item is Item.NUMBERS:
-            lines.append(layouts.MenuLine(entry, "numbers_on" if s.numbers else "numbers_off"))
         else:
             lines.append(layouts.MenuLine(entry))
     lines = [replace(line, next_game=i in later) for i, line in zip(menu.items, lines, strict=True)]

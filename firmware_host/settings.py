@@ -22,8 +22,6 @@ T = TypeVar("T")
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 SAVE_RETRY = 5.0  # seconds between tries to save settings the disk refused
-# The turn timer's lengths the menu offers, in seconds (0: off, the default).
-TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
 
 
 @dataclass(frozen=True)
@@ -39,11 +37,6 @@ class Settings:
     # How long the end screen holds back the key, so both seats can still undo a
     # stray last touch: once they have seen the whole card the game cannot go on.
     reveal_delay: float = 10.0
-    timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
-    # A game whose clue takes a number (classic): chosen on the keys before the clue
-    # (the rulebook's "Baum: 2", and its plus one); off, the clue key gives the clue
-    # in one press with no number, for a group that keeps the count itself.
-    numbers: bool = True
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
@@ -68,8 +61,6 @@ class Settings:
             "game": self.game,
             **{s.key: s.saved(self.of(s)) for s in every_setting()},
             "lang": list(self.lang),
-            "timer": self.timer,
-            "numbers": self.numbers,
         }
 
     def loaded(self, data: dict[str, Any]) -> Settings:
@@ -87,17 +78,10 @@ class Settings:
             try:
                 s = s.choosing(setting, setting.loaded(data[setting.key]))
             except ValueError as e:
+                kept = setting.saved(s.of(setting))
                 log.warning(
-                    "settings.json: %s: %s; kept %s", setting.key, e, setting.saved(s.of(setting))
+                    "settings.json: %s %r: %s; kept %s", setting.key, data[setting.key], e, kept
                 )
-        if data.get("timer", s.timer) in TIMER_CHOICES:
-            s = replace(s, timer=data.get("timer", s.timer))
-        else:
-            log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
-        if isinstance(data.get("numbers", s.numbers), bool):
-            s = replace(s, numbers=data.get("numbers", s.numbers))
-        else:
-            log.warning("settings.json: numbers %r: expected true or false", data["numbers"])
         langs = data.get("lang")
         if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
             s = replace(s, lang=(langs[0], langs[1]))

@@ -47,7 +47,6 @@ from .rules import Seat
 from .settings import (
     LANGUAGES,
     SAVE_RETRY,
-    TIMER_CHOICES,
     UNDO_WINDOW,
     Settings,
     Unsaved,
@@ -61,7 +60,6 @@ __all__ = [
     "LANGUAGES",
     "REFUSAL_SHOWN",
     "SAVE_RETRY",
-    "TIMER_CHOICES",
     "UNDO_WINDOW",
     "Item",
     "Menu",
@@ -439,10 +437,16 @@ class Stand:
     def _arm_timer(self) -> None:
         """A new game (or a restart): the screens show the full length, and the
         clock starts at the service's next tick (the stand has no clock of its own)."""
-        self.timer.arm(self.settings.timer, self.game if self._timed() else None)
+        self.timer.arm(self._timer_length(), self.game if self._timed() else None)
+
+    def _timer_length(self) -> int:
+        """The turn timer's length the menu chose for the game in play (0: off, or a
+        game without one)."""
+        setting = self.game.turn_timer
+        return self.settings.of(setting) if setting is not None else 0
 
     def _timed(self) -> bool:
-        return bool(self.settings.timer) and self.playing and self.game.has_timer
+        return bool(self._timer_length()) and self.playing
 
     def _run_timer(self, now: float) -> None:
         """The turn timer by the service's clock: a new turn starts it at the menu's
@@ -453,9 +457,9 @@ class Stand:
             self.timer.stop()
             return
         if self.idle_timeouts >= IDLE_TIMEOUTS:  # an empty table: wait for somebody
-            self.timer.arm(self.settings.timer, self.game)
+            self.timer.arm(self._timer_length(), self.game)
             return
-        up = self.timer.run(now, self.settings.timer, self.game.turn_of(self.state))
+        up = self.timer.run(now, self._timer_length(), self.game.turn_of(self.state))
         # A full disk leaves it at "time is up" until saving works again.
         if up and not self.penalty_pending and self.fault is None:
             result = self._game(self.game.timeout_event(self.state), now)
@@ -547,7 +551,10 @@ class Stand:
     def _numbered(self) -> bool:
         """Whether the clue key chooses the clue's number before giving it: a game
         whose clue has one, and the menu's Clue number on."""
-        return self.game.clue_numbers is not None and self.settings.numbers
+        numbers = self.game.clue_numbers
+        if numbers is None:
+            return False
+        return numbers.switch is None or self.settings.of(numbers.switch)
 
     def _number_meaning(self, seat: Seat, key: KeyName) -> str | None:
         """`seat`'s keys while it chooses its clue's number: +1 and -1 while there

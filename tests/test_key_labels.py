@@ -24,6 +24,7 @@ from test_layouts import HELD_WORDS
 from keystand import games, layouts, profile
 from keystand.drivers.inputs import KeyName, Press, Touch, parse_line
 from keystand.drivers.inputs.touchfilter import Orientation
+from keystand.games.classic.settings import NUMBERS
 from keystand.games.duet.settings import MISSION
 from keystand.rules import Card, Mission, Seat
 from keystand.rules.classic_card import Team
@@ -74,7 +75,7 @@ def stand(
     game: str = "duet", *, cursor_keys: bool = False, grid: bool = False, numbers: bool = True
 ) -> Stand:
     card: object = games.get("classic").generate(7) if game == "classic" else Card.from_code(CODE)
-    s = Stand(MemoryStore(), settings=Settings(numbers=numbers), new_card=lambda: card)  # type: ignore[arg-type]
+    s = Stand(MemoryStore(), settings=Settings().choosing(NUMBERS, numbers), new_card=lambda: card)  # type: ignore[arg-type]
     s.boot(game)
     s.cursor_keys = cursor_keys
     if grid:

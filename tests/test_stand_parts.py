@@ -11,6 +11,7 @@ import pytest
 
 from keystand import games
 from keystand.drivers.inputs import KeyName, Press
+from keystand.games.classic.settings import NUMBERS, TIMER
 from keystand.games.duet.settings import FIRST, MISSION
 from keystand.menu import Do, Item, Menu
 from keystand.rules import Mission, Seat, generate
@@ -150,7 +151,7 @@ def test_a_menu_key_is_a_choice_the_stand_carries_out() -> None:
 def test_settings_load_what_they_save_and_keep_a_bad_value_out(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    chosen = Settings(lang=("de", "ru"), timer=90, numbers=False)
+    chosen = Settings(lang=("de", "ru")).choosing(TIMER, 90).choosing(NUMBERS, False)
     chosen = chosen.choosing(MISSION, Mission(7, 3)).choosing(FIRST, Seat.B)
     assert Settings().loaded(chosen.saved()) == chosen
     bad = {**chosen.saved(), "timer": 61, "lang": ["en", "xx"], "numbers": "no"}
@@ -159,7 +160,7 @@ def test_settings_load_what_they_save_and_keep_a_bad_value_out(
     assert "settings.json: timer 61" in caplog.text
     assert "settings.json: numbers 'no'" in caplog.text
     old = {k: v for k, v in chosen.saved().items() if k != "numbers"}  # before numbers
-    assert Settings().loaded(old).numbers is True
+    assert Settings().loaded(old).of(NUMBERS) is True
 
 
 def test_the_turn_timer_counts_a_turn_down_and_starts_again_for_the_next() -> None:

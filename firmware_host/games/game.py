@@ -90,7 +90,9 @@ class Game(Generic[CardT, StateT, EventT, OutcomeT]):
     menu_items: tuple[str, ...] = (*MENU_TOP, *MENU_BOTTOM)  # the menu's entries, top down
     settings: tuple[Setting[Any], ...] = ()  # its own menu choices (menu_items name them)
     seat_names: tuple[tuple[str, Seat], ...] = SEATS_AB  # what `render --seat` takes
-    has_timer: bool = False  # whether the menu's turn timer applies to it
+    # The setting holding its turn timer's length in seconds, 0 off (the stand runs
+    # the timer; None: the game has none).
+    turn_timer: Setting[int] | None = None
     legend: str = "· open"  # what the marks of `text_board` mean
     key_legend: str = "G agent, X assassin, . bystander"  # the marks of `key_sides`
     grid: Grid = STANDARD  # its grid of words: the layouts, the cursor and the mat take it

@@ -20,7 +20,7 @@ from ..script import ScriptError, script_bodies, stand_only
 if TYPE_CHECKING:
     from keystand.drivers.inputs import InputEvent
 
-    from .settings import Options
+    from .settings import Options, Setting
 
 
 class AnyCard(Protocol):
@@ -107,6 +107,9 @@ class ClueNumbers:
 
     values: tuple[str, ...]
     start: str
+    # The game's setting that turns choosing them on the keys on or off (None: always
+    # on); off, the clue key gives the clue in one press, with no number.
+    switch: Setting[bool] | None = None
 
     def __post_init__(self) -> None:
         if self.start not in self.values or len(set(self.values)) != len(self.values):

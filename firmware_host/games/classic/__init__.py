@@ -38,6 +38,7 @@ from ...rules.classic_events import (
 )
 from .. import ClueNumbers, Context, Game, HistoryEntry, KeySides, Options
 from .roles import OPERATIVES, SPYMASTERS
+from .settings import NUMBERS, SETTINGS, TIMER
 
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
@@ -63,13 +64,16 @@ class ClassicGame(Game[ClassicCard, rules.Classic, Event, rules.Outcome]):
         "game",
     )
     seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
-    has_timer = True  # the rulebook's variant; off unless the menu sets a length
+    settings = SETTINGS
+    turn_timer = TIMER  # the rulebook's variant; off unless the menu sets a length
     words = ("classic", "spymaster", "operative", "red", "blue", "assassin")
     legend = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
     # "Dein Hinweis muss aus 1 Wort und 1 Zahl bestehen", 0 ("Null-Hinweis") and
     # "unbegrenzt" among them; choosing starts at 1, a clue for one word, the
     # rulebook's smallest that counts words.
-    clue_numbers = ClueNumbers((*(str(n) for n in range(MAX_NUMBER + 1)), UNLIMITED.value), "1")
+    clue_numbers = ClueNumbers(
+        (*(str(n) for n in range(MAX_NUMBER + 1)), UNLIMITED.value), "1", switch=NUMBERS
+    )
 
     def parse_seat(self, text: str) -> Seat:
         """A role's name, or the letter of the stand's seat whose panel faces it
