@@ -3,15 +3,16 @@ screens and the CLI ask of a game, each with the default a trivial game keeps.
 
 A game subclasses it with its own card, state, event and outcome types
 (`Game[Card, Duet, Event, Outcome]`) and overrides what differs: it must give
-its name, its card (`card_type`, `generate`), `start`, `parse_event`, `playing`
-and `view`; everything else has a default (docs/games.md "Adding a game" lists
-them). The host holds whichever game is in play (`AnyGame`) and passes back to
-it only what it gave.
+its name, its card and state classes (`card_type`, `state_type`), `generate`,
+`start`, `parse_event`, `playing` and `view`; everything else has a default
+(docs/games.md "Adding a game" lists them). The host holds whichever game is
+in play (`AnyGame`) and passes back to it only what it gave.
 
 What the stand relies on is a declared member here, never a name it guesses:
 the refusal code of a touch on a word already covered (`covered_reason`), the
 history line (`history_entry`, a `HistoryEntry`), the game's own menu entries,
-settings and command-line choices (`menu_items`, `settings`).
+settings and command-line choices (`menu_items`, `settings`), its turn timer's
+length (`turn_timer`), its own words (`words`).
 """
 
 from __future__ import annotations
