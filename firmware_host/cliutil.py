@@ -64,12 +64,40 @@ class Parser(argparse.ArgumentParser):
     (argparse would complain of a required option the typo was meant to be)."""
 
     _given: tuple[str, ...] = ()
+    # The command takes the named game's own options (`add_game_options`), added
+    # once its arguments are seen.
+    game_options: bool = False
 
     def parse_known_args(  # type: ignore[override]  # the same call, remembered
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         self._given = tuple(sys.argv[1:] if args is None else args)
+        if self.game_options:
+            self.game_options = False
+            self._add_game_options()
         return super().parse_known_args(args, namespace)
+
+    def _add_game_options(self) -> None:
+        """The options of the game the command line names, as it declares them; an
+        option another shipped game declares is refused by name (loading the
+        others only then)."""
+        name = _named_game(self._given) or self.get_default("game") or games.DEFAULT
+        try:
+            game = games.get(name)
+        except games.GameError:
+            return  # --game's own check names it
+        for setting in game.settings:
+            if setting.flag is None:
+                continue
+            if setting.meta is None:
+                self.add_argument(setting.flag, action="store_true", help=setting.help)
+            else:
+                self.add_argument(setting.flag, metavar=setting.meta, help=setting.help)
+        for token in self._given:
+            flag = token.split("=", 1)[0]
+            unknown = flag.startswith("--") and flag not in self._option_string_actions
+            if unknown and any(flag == s.flag for s in _shipped_settings()):
+                raise UsageError(f"{flag}: {game.name} has no such choice")
 
     def error(self, message: str) -> NoReturn:
         message, prog = self._misspelt() or (message, self.prog)
@@ -281,47 +309,40 @@ def _lines(text: str, span: tuple[int, int] | None) -> str:
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """The options of `keystand play` and `render` that set a game's own settings
-    (each shipped game's `settings` with a `flag`: Duet's --mission and the like),
-    as the games declare them."""
-    for flag, setting in _flagged().items():
-        if setting.meta is None:
-            parser.add_argument(flag, action="store_true", help=setting.help)
-        else:
-            parser.add_argument(flag, metavar=setting.meta, help=setting.help)
+    (its `settings` with a `flag`: Duet's --mission and the like), as the game the
+    command line names (`--game`, else the default) declares them: added as the
+    command's arguments are read, so only that game is loaded."""
+    if isinstance(parser, Parser):
+        parser.game_options = True
 
 
 def game_options(args: argparse.Namespace, game: Game) -> games.Options:
-    """The game's settings given on the command line (`add_game_options`); an option
-    of another game's is refused (UsageError), a bad value raises the setting's
-    own error (a ValueError naming it)."""
+    """The game's settings given on the command line (`add_game_options`); a bad
+    value raises the setting's own error (a ValueError naming it)."""
     options = games.Options()
-    for flag in _flagged():
-        value = getattr(args, flag.lstrip("-").replace("-", "_"), None)
-        if value is None or value is False:
+    for setting in game.settings:
+        if setting.flag is None:
             continue
-        own = next((s for s in game.settings if s.flag == flag), None)
-        if own is None:
-            raise UsageError(f"{flag}: {game.name} has no such choice")
-        options = options.with_(own, own.parse(value))
+        value = getattr(args, _dest(setting.flag), None)
+        if value is not None and value is not False:
+            options = options.with_(setting, setting.parse(value))
     return options
 
 
-def _flagged() -> dict[str, games.Setting[object]]:
-    """Every shipped game's settings that an option sets, by the option."""
-    found: dict[str, games.Setting[object]] = {}
-    for name in games.SHIPPED:
-        for setting in games.get(name).settings:
-            if setting.flag is not None:
-                found.setdefault(setting.flag, setting)
-    return found
+def _shipped_settings() -> list[games.Setting[object]]:
+    """Every shipped game's settings (each game loaded: for a refusal only)."""
+    return [s for name in games.SHIPPED for s in games.get(name).settings]
 
 
-def seat_help() -> str:
-    """`render --seat`'s help: A or B, and the seats' own names in each shipped game
-    that has them ("spymasters (seat A)")."""
-    named = []
-    for name in games.SHIPPED:
-        own = [(n, s) for n, s in games.get(name).seat_names if n != s.value]
-        if own:
-            named.append(f"{name} names them {', '.join(f'{n} (seat {s.value})' for n, s in own)}")
-    return "whose screen" + "".join(f"; {n}" for n in named)
+def _dest(flag: str) -> str:
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _named_game(given: Sequence[str]) -> str | None:
+    """The game `--game NAME` (or `--game=NAME`) names in `given`, if any."""
+    for i, token in enumerate(given):
+        if token == "--game" and i + 1 < len(given):
+            return given[i + 1]
+        if token.startswith("--game="):
+            return token.split("=", 1)[1]
+    return None

@@ -14,6 +14,7 @@ game's own settings) beat the file's: it gives a fresh stand its defaults.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,28 +73,23 @@ class Service:
     profile: str = setting("desktop", doc="a profile shipped with keystand, or a file's path")
 
 
-# [game]: what a fresh stand plays until a seat's menu changes it: the languages,
-# and each game's settings that declare themselves for this file.
-Game = make_dataclass(
-    "Game",
-    [
+@functools.cache
+def game_table() -> type:
+    """[game]: what a fresh stand plays until a seat's menu changes it: the languages,
+    and each game's settings that declare themselves for this file. Built when a
+    file is read (it loads every shipped game, which a start without one need not)."""
+    own = [
         (
-            "languages",
-            tuple[str, ...],
-            setting(("en", "en"), choices=_languages, check=_two_seats),
-        ),
-        *(
-            (
-                own.key,
-                type(own.saved(own.default)),
-                setting(own.saved(own.default), check=_loads(own), doc=own.config_doc),
-            )
-            for own in in_config()
-        ),
-    ],
-    frozen=True,
-)
-Game.__doc__ = "[game]: what a fresh stand plays until a seat's menu changes it."
+            s.key,
+            type(s.saved(s.default)),
+            setting(s.saved(s.default), check=_loads(s), doc=s.config_doc),
+        )
+        for s in in_config()
+    ]
+    languages = setting(("en", "en"), choices=_languages, check=_two_seats)
+    made = make_dataclass("Game", [("languages", tuple[str, ...], languages), *own], frozen=True)
+    made.__doc__ = game_table.__doc__
+    return made
 
 
 @dataclass(frozen=True)
@@ -112,10 +108,15 @@ PANEL_KEYS = ("reset_wait", "vendor_reset")
 
 TABLES: dict[str, type | None] = {
     "service": Service,
-    "game": Game,
+    "game": None,  # game_table(), built when a file is read
     "refresh": Refresh,
     "panels": None,  # _panels: the profile's own, read as a profile reads them
 }
+
+
+def table(name: str) -> type | None:
+    """The declaration of table `name` (None: [panels], read as the profile's)."""
+    return game_table() if name == "game" else TABLES[name]
 
 
 @dataclass(frozen=True)
@@ -153,11 +154,11 @@ def load(path: Path | None) -> Config:
     source = str(path)
     values: dict[str, dict[str, Any]] = {}
     try:
-        table = schema.read_toml(path, "config", "a settings file")
-        for name, section in table.items():
+        read = schema.read_toml(path, "config", "a settings file")
+        for name, section in read.items():
             if name not in TABLES:
                 raise schema.SchemaError(name, _misplaced(name, section))
-            cls = TABLES[name]
+            cls = table(name)
             values[name] = _panels(section) if cls is None else schema.values(cls, section, name)
     except FileNotFoundError:
         raise ConfigError(source, "config", "no such file") from None
@@ -168,7 +169,7 @@ def load(path: Path | None) -> Config:
 
 def _misplaced(name: str, value: Any) -> str:
     """Why `name` is not a table of the file, and where it may belong."""
-    home = [table for table, cls in TABLES.items() if cls and name in schema.keys(cls)]
+    home = [t for t in TABLES if (cls := table(t)) and name in schema.keys(cls)]
     home += ["panels"] if name in PANEL_KEYS else []
     if home and not isinstance(value, dict):
         return f"a key outside any table: it goes under [{home[0]}]"

@@ -32,7 +32,6 @@ from .cliutil import (
     game_options,
     load_card,
     read_bytes,
-    seat_help,
 )
 from .rules import KeystandError, Seat
 
@@ -71,7 +70,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--seat",
         required=True,
         metavar="A|B",
-        help=seat_help(),
+        help="whose screen: A or B, or the name its game gives that seat "
+        "(each game's own: `--game NAME`)",
     )
     add_game(p, default=games.DEFAULT, help=GAME_HELP)
     p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))

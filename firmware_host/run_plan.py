@@ -151,10 +151,10 @@ def _options(settings: Config) -> Options:
     from . import config, games
 
     options = games.Options()
-    for own in config.in_config():
-        value = settings.get("game", own.key)
-        if value is not None:
-            options = options.with_(own, own.loaded(value))
+    given = {k: v for k, v in (settings.values or {}).get("game", {}).items() if k != "languages"}
+    for own in config.in_config() if given else ():  # the games loaded only for a file's keys
+        if own.key in given:
+            options = options.with_(own, own.loaded(given[own.key]))
     return options
 
 

@@ -106,7 +106,7 @@ def context(stand: Stand, seat: Seat) -> games.Context:
         timer=stand.timer_left,
         cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
         number=stand.numbering.get(seat),  # the clue's number being chosen: its own screen
-        chosen=stand.settings.options,  # the next game's choices, the seat's own menu's
+        chosen=stand.settings.of_game(stand.game),  # the next game's choices (the menu's)
     )
 
 

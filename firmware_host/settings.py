@@ -32,6 +32,9 @@ class Settings:
     # The games' own settings' values (each game's `settings`, by key): the next
     # game of that game starts with them.
     options: games.Options = games.Options()  # noqa: RUF009 (a frozen, empty value)
+    # settings.json's values of the games not loaded yet, as the file has them: read
+    # (`of`) when that game is played, saved back as they were until then.
+    unread: tuple[tuple[str, Any], ...] = ()
     lang: tuple[str, str] = ("en", "en")  # seat A, seat B
     undo_window: float = UNDO_WINDOW
     # How long the end screen holds back the key, so both seats can still undo a
@@ -42,11 +45,26 @@ class Settings:
         return self.lang[0 if seat is Seat.A else 1]
 
     def of(self, setting: games.Setting[T]) -> T:
-        """The value chosen for one of a game's settings (its default: none chosen)."""
+        """The value chosen for one of a game's settings (its default: none chosen,
+        or the file's is not one)."""
+        raw = dict(self.unread)
+        if setting.key in raw:
+            try:
+                return setting.loaded(raw[setting.key])
+            except ValueError:
+                return setting.default
         return self.options.get(setting)
 
+    def of_game(self, game: games.AnyGame) -> games.Options:
+        """The values of `game`'s settings, as its next new game starts with them."""
+        options = games.Options()
+        for setting in game.settings:
+            options = options.with_(setting, self.of(setting))
+        return options
+
     def choosing(self, setting: games.Setting[T], value: T) -> Settings:
-        return replace(self, options=self.options.with_(setting, value))
+        unread = tuple((k, v) for k, v in self.unread if k != setting.key)
+        return replace(self, options=self.options.with_(setting, value), unread=unread)
 
     def started(self, game: games.AnyGame, options: games.Options) -> Settings:
         """These settings with the choices a game of `game` was started with."""
@@ -59,7 +77,9 @@ class Settings:
         """The choices settings.json keeps (the delays are the build's, not the menu's)."""
         return {
             "game": self.game,
-            **{s.key: s.saved(self.of(s)) for s in every_setting()},
+            **dict(self.unread),
+            **{s.key: s.saved(self.of(s)) for game in games.loaded() for s in game.settings},
+            **self.options.saved(),
             "lang": list(self.lang),
         }
 
@@ -72,7 +92,11 @@ class Settings:
             s = replace(s, game=name.strip().lower())
         else:
             log.warning("settings.json: game %r: expected one of %s", name, games.names())
-        for setting in every_setting():
+        known = (*games.loaded(), games.get(s.game))
+        own = {setting.key: setting for g in known for setting in g.settings}
+        kept = ("game", "lang")  # the stand's own; another game's settings are kept unread
+        s = replace(s, unread=tuple((k, v) for k, v in data.items() if k not in (*own, *kept)))
+        for setting in own.values():
             if setting.key not in data:
                 continue
             try:
@@ -86,15 +110,6 @@ class Settings:
         if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
             s = replace(s, lang=(langs[0], langs[1]))
         return s
-
-
-def every_setting() -> tuple[games.Setting[Any], ...]:
-    """The settings of every game there is, each key once (the first game's)."""
-    found: dict[str, games.Setting[Any]] = {}
-    for name in games.names():
-        for setting in games.get(name).settings:
-            found.setdefault(setting.key, setting)
-    return tuple(found.values())
 
 
 @dataclass

@@ -269,7 +269,7 @@ class Stand:
             card = self.new_card() if self.new_card is not None else game.generate()
         if not game.owns(card):
             card = game.generate()
-        state = game.start(card, self.settings.options)
+        state = game.start(card, self.settings.of_game(game))
         try:
             self.store.start_game(state, previous=self.state)
         except (JournalError, OSError) as e:

@@ -98,7 +98,19 @@ def get(name: str) -> AnyGame:
             f"game {key!r}: its entry point {point.value} gives a game called "
             f"{getattr(game, 'name', None)!r}"
         )
+    _LOADED[key] = game
     return game
+
+
+_LOADED: dict[str, AnyGame] = {}  # the installed games loaded so far, by name
+
+
+def loaded() -> tuple[AnyGame, ...]:
+    """The games this process has loaded so far, shipped and installed: loading
+    another costs its imports (classic's, in a Duet stand's start), so what only
+    needs the games whose settings may have been chosen asks this."""
+    shipped = [get(name) for name, module in SHIPPED.items() if module in sys.modules]
+    return (*shipped, *_LOADED.values())
 
 
 def _plugins() -> dict[str, EntryPoint]:
@@ -204,6 +216,7 @@ __all__ = [
     "input_lines",
     "key_card_text",
     "known",
+    "loaded",
     "names",
     "of_record",
     "of_state",

@@ -87,17 +87,21 @@ class Options:
     takes its default, so a value equal to it is not kept and two Options of the
     same choices compare equal): the menu's choices, or the command line's."""
 
-    values: tuple[tuple[str, Any], ...] = ()
+    values: tuple[tuple[Setting[Any], Any], ...] = ()  # by the settings' keys
 
     def get(self, setting: Setting[U]) -> U:
-        for key, value in self.values:
-            if key == setting.key:
+        for own, value in self.values:
+            if own.key == setting.key:
                 return value  # set through `with_` only: the setting's own type
         return setting.default
 
     def with_(self, setting: Setting[U], value: U) -> Options:
         """These values with `setting`'s set (a default is not kept: absent is the same)."""
-        values = {k: v for k, v in self.values if k != setting.key}
+        values = {s.key: (s, v) for s, v in self.values if s.key != setting.key}
         if value != setting.default:
-            values[setting.key] = value
-        return Options(tuple(sorted(values.items(), key=lambda kv: kv[0])))
+            values[setting.key] = (setting, value)
+        return Options(tuple(values[k] for k in sorted(values)))
+
+    def saved(self) -> dict[str, Any]:
+        """The values as settings.json keeps them, by key."""
+        return {s.key: s.saved(v) for s, v in self.values}
