@@ -152,7 +152,7 @@ def _play(
 
     with tempfile.TemporaryDirectory(dir=SCRATCH) as state_dir:
         # The turn timer off: a turn takes what the bot's pace makes it.
-        settings = Settings(game=game, timer=0)
+        settings = Settings(game=game)
         stand = Stand(Store(Path(state_dir)), settings=settings, new_card=lambda: next(cards))
         stand.boot()
         emit(0.0, False)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .rules import Mission, MissionError
-from .settings import MISSIONS
+from .rules.mission import PRESETS
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,8 @@ class Campaign:
 
 def _order(won: Won) -> tuple[int, int, int]:
     m = won.mission
-    if m in MISSIONS:
-        return (0, MISSIONS.index(m), 0)
+    if m in PRESETS:
+        return (0, PRESETS.index(m), 0)
     return (1, -m.turns, -m.mistakes)
 
 

@@ -20,17 +20,20 @@ from . import games
 from .cliutil import (
     EXIT_USAGE,
     GAME_HELP,
+    GAMES_SAID,
     HardwareError,
     InUse,
     Parser,
     UsageError,
     add_card_source,
     add_game,
+    add_game_options,
+    game_options,
     load_card,
     path_arg,
     read_bytes,
 )
-from .rules import KeystandError, Mission, Seat
+from .rules import KeystandError
 from .script import line_by_line
 
 if TYPE_CHECKING:
@@ -107,8 +110,8 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     and only its own module imported (else every one: --help, a typo's suggestion)."""
     p = Parser(
         prog="keystand",
-        description="keystand: a referee and per-seat key-card screens for Codenames Duet "
-        "(and classic Codenames).",
+        description="keystand: a referee and per-seat key-card screens for Codenames games "
+        f"({GAMES_SAID}).",
     )
     p.add_argument("--version", action=_Version, help="print keystand's version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -148,18 +151,14 @@ def _play_parser(sub: Subparsers) -> None:
     play = sub.add_parser(
         "play",
         help="run a script of events through the referee and print the state",
-        description="Run a script (one event a line, # comments; Duet's: touch R C, clue A|B, "
-        "pass A|B, undo, penalty; each game its own) through the game's referee and print "
+        description="Run a script (one event a line, # comments; each game's own events) "
+        "through the game's referee and print "
         "the state after it. The referee alone has no keys and no clock: press and wait "
         "lines are keystand run's, and refused here by line.",
     )
     add_card_source(play)
     play.add_argument("--script", required=True, metavar="FILE", help="script file, - for stdin")
-    play.add_argument("--mission", metavar="T-M", help="Duet: T turns, M mistakes (default 9-9)")
-    play.add_argument(
-        "--loose-order", action="store_true", help="a seat may give two clues in a row"
-    )
-    play.add_argument("--first", choices=["A", "B"], help="only this seat may give the first clue")
+    add_game_options(play)  # each game's own (Duet's --mission, --loose-order, --first)
     play.add_argument("--json", action="store_true", help="print the state as one JSON object")
     _add_game(play)
 
@@ -206,7 +205,7 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     game = games.get(args.game)
     card = load_card(args, stdin, game)
     assert card is not None  # the card source is required
-    state = game.start(card, _options(args, game))
+    state = game.start(card, game_options(args, game))
     source = "stdin" if args.script == "-" else args.script
     data = read_bytes(args.script, "script", stdin)
     refused, steps = [], 0
@@ -237,23 +236,6 @@ def _play(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
     for number, r in refused:
         print(f"rejected: line {number} {str(r.event)!r}: {r.message}", file=out)
     return 0
-
-
-def _options(args: argparse.Namespace, game: games.Game) -> games.Options:
-    """The game's choices from the command line; one the game has not is refused."""
-    given = {
-        "mission": ("--mission", args.mission),
-        "loose_order": ("--loose-order", args.loose_order),
-        "first": ("--first", args.first),
-    }
-    for choice, (option, value) in given.items():
-        if value and choice not in game.choices:
-            raise UsageError(f"{option}: {game.name} has no such choice")
-    return games.Options(
-        mission=Mission.parse(args.mission or "9-9"),
-        loose_order=bool(args.loose_order),
-        first=Seat(args.first) if args.first else None,
-    )
 
 
 def _card(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
@@ -316,17 +298,11 @@ def _state(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-# A history line's reason codes as a player reads them (`--json` keeps the codes).
-REASON_WORDS = {"assassin": "the assassin touched", "all_found": "all agents found"}
-
-
-def _ending(entry: dict[str, object]) -> str:
-    """How a finished game ended, in words: "lost: sudden death", "red won: all
-    agents found", "red won: the assassin touched", "abandoned"."""
-    reason = entry.get("reason")
-    why = REASON_WORDS.get(str(reason), str(reason).replace("_", " ")) if reason else None
-    said = f"{entry['winner']} won" if entry.get("winner") else str(entry.get("result", "?"))
-    return f"{said}: {why}" if why else said
+def _ending(entry: dict[str, Any]) -> str:
+    """How a finished game ended, in its game's words (`--json` keeps the codes); a
+    line of a game not installed now, plainly. A line naming no game is Duet's."""
+    name = str(entry.get("game", games.DEFAULT))
+    return games.get(name).ended_words(entry) if games.known(name) else games.ended_in_words(entry)
 
 
 def _history(args: argparse.Namespace, out: TextIO) -> int:
@@ -337,20 +313,20 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
     root = _state_dir(args)
     path = _state_file(root, "history.jsonl")
     try:
-        games = Store.reader(root).history(args.limit)
+        found = Store.reader(root).history(args.limit)
     except OSError as e:
         raise UsageError(f"cannot read {str(path)!r}: {e.strerror or e}") from e
-    for g in games:
+    for g in found:
         if args.json:
             print(json.dumps(g, sort_keys=True), file=out)
         else:
             score = "" if g.get("score") is None else f", score {g['score']}"
             print(
-                f"{g.get('date', '?')}  {g.get('mission', '?')}  {_ending(g)}{score}  "
+                f"{g.get('date', '?')}  {g.get(games.HISTORY_LABEL, '?')}  {_ending(g)}{score}  "
                 f"card {g.get('card_code', '?')}",
                 file=out,
             )
-    if not games and not args.json:
+    if not found and not args.json:
         print("no finished games yet", file=out)
     return 0
 

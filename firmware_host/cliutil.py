@@ -22,7 +22,10 @@ if TYPE_CHECKING:
     from .games import AnyCard, Game
 
 EXIT_USAGE = 2
-GAME_HELP = "duet (the default), classic, or a game installed beside keystand"
+# The games shipped, as the options that take one say them: "duet (the default),
+# classic, or a game installed beside keystand".
+GAMES_SAID = ", ".join(f"{n} (the default)" if n == games.DEFAULT else n for n in games.SHIPPED)
+GAME_HELP = f"{GAMES_SAID}, or a game installed beside keystand"
 EXIT_RETRY = 1  # a start that may work if tried again (a GPIO line another program holds)
 # systemd's NOTCONFIGURED: the machine must change first (no GPIO chip or one the
 # user may not open, SPI off or refused, not a Pi); the unit's
@@ -61,12 +64,40 @@ class Parser(argparse.ArgumentParser):
     (argparse would complain of a required option the typo was meant to be)."""
 
     _given: tuple[str, ...] = ()
+    # The command takes the named game's own options (`add_game_options`), added
+    # once its arguments are seen.
+    game_options: bool = False
 
     def parse_known_args(  # type: ignore[override]  # the same call, remembered
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         self._given = tuple(sys.argv[1:] if args is None else args)
+        if self.game_options:
+            self.game_options = False
+            self._add_game_options()
         return super().parse_known_args(args, namespace)
+
+    def _add_game_options(self) -> None:
+        """The options of the game the command line names, as it declares them; an
+        option another shipped game declares is refused by name (loading the
+        others only then)."""
+        name = _named_game(self._given) or self.get_default("game") or games.DEFAULT
+        try:
+            game = games.get(name)
+        except games.GameError:
+            return  # --game's own check names it
+        for setting in game.settings:
+            if setting.flag is None:
+                continue
+            if setting.meta is None:
+                self.add_argument(setting.flag, action="store_true", help=setting.help)
+            else:
+                self.add_argument(setting.flag, metavar=setting.meta, help=setting.help)
+        for token in self._given:
+            flag = token.split("=", 1)[0]
+            unknown = flag.startswith("--") and flag not in self._option_string_actions
+            if unknown and any(flag == s.flag for s in _shipped_settings()):
+                raise UsageError(f"{flag}: {game.name} has no such choice")
 
     def error(self, message: str) -> NoReturn:
         message, prog = self._misspelt() or (message, self.prog)
@@ -133,7 +164,7 @@ def add_card_source(p: argparse.ArgumentParser, *, required: bool = True) -> Non
     g.add_argument(
         "--card",
         metavar="CARD",
-        help="card text, as the game writes it (Duet: 25 of G X . per side, 'A / B')",
+        help="card text, as the game writes it (as `keystand card new --game NAME` prints)",
     )
     g.add_argument("--card-code", metavar="CODE", help="a card code as `keystand card new` prints")
     g.add_argument("--card-file", metavar="FILE", help="a file holding the card text")
@@ -274,3 +305,44 @@ def _lines(text: str, span: tuple[int, int] | None) -> str:
         return ""
     first, last = (text.count("\n", 0, i) + 1 for i in (inked[0], inked[-1]))
     return f" line {first}" if first == last else f" lines {first}-{last}"
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `keystand play` and `render` that set a game's own settings
+    (its `settings` with a `flag`: Duet's --mission and the like), as the game the
+    command line names (`--game`, else the default) declares them: added as the
+    command's arguments are read, so only that game is loaded."""
+    if isinstance(parser, Parser):
+        parser.game_options = True
+
+
+def game_options(args: argparse.Namespace, game: Game) -> games.Options:
+    """The game's settings given on the command line (`add_game_options`); a bad
+    value raises the setting's own error (a ValueError naming it)."""
+    options = games.Options()
+    for setting in game.settings:
+        if setting.flag is None:
+            continue
+        value = getattr(args, _dest(setting.flag), None)
+        if value is not None and value is not False:
+            options = options.with_(setting, setting.parse(value))
+    return options
+
+
+def _shipped_settings() -> list[games.Setting[object]]:
+    """Every shipped game's settings (each game loaded: for a refusal only)."""
+    return [s for name in games.SHIPPED for s in games.get(name).settings]
+
+
+def _dest(flag: str) -> str:
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _named_game(given: Sequence[str]) -> str | None:
+    """The game `--game NAME` (or `--game=NAME`) names in `given`, if any."""
+    for i, token in enumerate(given):
+        if token == "--game" and i + 1 < len(given):
+            return given[i + 1]
+        if token.startswith("--game="):
+            return token.split("=", 1)[1]
+    return None

@@ -1,5 +1,6 @@
 """The stand's settings file (`/etc/keystand/keystand.toml` on a Pi): which
-profile, the seats' languages, the default mission, the refresh policy, and how
+profile, the seats' languages, the games' own defaults (their settings that
+declare a `config_doc`: Duet's mission), the refresh policy, and how
 the panels are reset (the fallback README "Panels" gives a builder).
 
 `keystand run --config PATH` reads it at start; without `--config` it reads
@@ -8,17 +9,18 @@ types, defaults, allowed values: `schema.py`), and a bad file is refused whole
 with one line naming the file, the key, the value and what is allowed. A key
 the file leaves out keeps the profile's value; a command-line option beats the
 file. The menu's choices saved in the state dir (a seat's language, the next
-game's mission) beat the file's: it gives a fresh stand its defaults.
+game's own settings) beat the file's: it gives a fresh stand its defaults.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+from dataclasses import dataclass, make_dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import schema
-from .rules import KeystandError, Mission, MissionError
+from . import games, schema
+from .rules import KeystandError
 from .schema import setting
 
 if TYPE_CHECKING:
@@ -45,12 +47,23 @@ def _two_seats(value: tuple[str, ...]) -> str | None:
     return None
 
 
-def _mission(value: str) -> str | None:
-    try:
-        Mission.parse(value)
-    except MissionError as e:
-        return f"{schema.toml(value)}: {e.detail}"
-    return None
+def _loads(own: games.Setting[Any]) -> schema.Check:
+    """A game's setting's check: its value as settings.json would keep it."""
+
+    def check(value: Any) -> str | None:
+        try:
+            own.loaded(value)
+        except ValueError as e:
+            return f"{schema.toml(value)}: {getattr(e, 'detail', e)}"
+        return None
+
+    return check
+
+
+def in_config() -> tuple[games.Setting[Any], ...]:
+    """The shipped games' settings the file's [game] table takes (a `config_doc`)."""
+    found = (s for name in games.SHIPPED for s in games.get(name).settings)
+    return tuple(s for s in found if s.config_doc)
 
 
 @dataclass(frozen=True)
@@ -60,12 +73,23 @@ class Service:
     profile: str = setting("desktop", doc="a profile shipped with keystand, or a file's path")
 
 
-@dataclass(frozen=True)
-class Game:
-    """[game]: what a fresh stand plays until a seat's menu changes it."""
-
-    languages: tuple[str, ...] = setting(("en", "en"), choices=_languages, check=_two_seats)
-    mission: str = setting("9-9", check=_mission, doc="T-M (9-9, 9-5...) or a named mission")
+@functools.cache
+def game_table() -> type:
+    """[game]: what a fresh stand plays until a seat's menu changes it: the languages,
+    and each game's settings that declare themselves for this file. Built when a
+    file is read (it loads every shipped game, which a start without one need not)."""
+    own = [
+        (
+            s.key,
+            type(s.saved(s.default)),
+            setting(s.saved(s.default), check=_loads(s), doc=s.config_doc),
+        )
+        for s in in_config()
+    ]
+    languages = setting(("en", "en"), choices=_languages, check=_two_seats)
+    made = make_dataclass("Game", [("languages", tuple[str, ...], languages), *own], frozen=True)
+    made.__doc__ = game_table.__doc__
+    return made
 
 
 @dataclass(frozen=True)
@@ -84,10 +108,15 @@ PANEL_KEYS = ("reset_wait", "vendor_reset")
 
 TABLES: dict[str, type | None] = {
     "service": Service,
-    "game": Game,
+    "game": None,  # game_table(), built when a file is read
     "refresh": Refresh,
     "panels": None,  # _panels: the profile's own, read as a profile reads them
 }
+
+
+def table(name: str) -> type | None:
+    """The declaration of table `name` (None: [panels], read as the profile's)."""
+    return game_table() if name == "game" else TABLES[name]
 
 
 @dataclass(frozen=True)
@@ -125,11 +154,11 @@ def load(path: Path | None) -> Config:
     source = str(path)
     values: dict[str, dict[str, Any]] = {}
     try:
-        table = schema.read_toml(path, "config", "a settings file")
-        for name, section in table.items():
+        read = schema.read_toml(path, "config", "a settings file")
+        for name, section in read.items():
             if name not in TABLES:
                 raise schema.SchemaError(name, _misplaced(name, section))
-            cls = TABLES[name]
+            cls = table(name)
             values[name] = _panels(section) if cls is None else schema.values(cls, section, name)
     except FileNotFoundError:
         raise ConfigError(source, "config", "no such file") from None
@@ -140,7 +169,7 @@ def load(path: Path | None) -> Config:
 
 def _misplaced(name: str, value: Any) -> str:
     """Why `name` is not a table of the file, and where it may belong."""
-    home = [table for table, cls in TABLES.items() if cls and name in schema.keys(cls)]
+    home = [t for t in TABLES if (cls := table(t)) and name in schema.keys(cls)]
     home += ["panels"] if name in PANEL_KEYS else []
     if home and not isinstance(value, dict):
         return f"a key outside any table: it goes under [{home[0]}]"

@@ -17,51 +17,46 @@ from typing import Any
 from keystand.drivers.inputs import KeyName
 
 from . import games
-from .rules import Mission, Seat
-from .rules.mission import MAX_TURNS
-from .settings import LANGUAGES, MISSIONS, TIMER_CHOICES, Settings
+from .rules import Seat
+from .settings import LANGUAGES, Settings
 
 
 class Item(enum.Enum):
-    """The menu's entries. Each game lists the ones it has, top to bottom (its
-    `menu_items`); the menu opens on Close, so a double press of the menu key
-    closes it again instead of doing anything."""
+    """The stand's own menu entries. Each game lists the ones it has, top to bottom,
+    with its own settings between (its `menu_items`, its `settings`); the menu
+    opens on Close, so a double press of the menu key closes it again instead of
+    doing anything."""
 
     CLOSE = "close"
     NEW_GAME = "new_game"
     PENALTY = "penalty"
-    MISSION = "mission"
-    ORDER = "order"
-    FIRST_CLUE = "first_clue"
     CAMPAIGN = "campaign"  # the team's missions won and best scores (a game with missions)
     NEW_CAMPAIGN = "new_campaign"  # a new team's campaign; the old one is kept, finished
     LANGUAGE = "language"
     HISTORY = "history"
     GAME = "game"  # deals a new game of the next game there is (games.names())
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
-    TIMER = "timer"  # the turn timer's length (a game that has one)
-    NUMBERS = "numbers"  # the clue's number on the keys, or none (a game whose clue has one)
 
 
-# The entries whose choice the rules fix at a game's start, by the field of
-# `games.Options` each sets: chosen during a game they wait for the next one, and
-# the menu says so (`waiting`). Every other entry acts at once (the turn timer
-# times the turn in play; Game deals at once).
-NEXT_GAME_ONLY = {Item.MISSION: "mission", Item.ORDER: "loose_order", Item.FIRST_CLUE: "first"}
+Entry = Item | games.Setting[Any]  # a stand's entry or one of the game's own settings
 
 
-def waiting(settings: Settings, started: games.Options | None) -> frozenset[Item]:
-    """The entries whose choice in `settings` waits for the next game: it differs
-    from what the game in play started with (`started`; None: no game in play,
-    so the next game is dealt with them as they are)."""
+def entry_name(entry: Entry) -> str:
+    """An entry's name: the screens' label key, and its name in a game's `menu_items`."""
+    return entry.item if isinstance(entry, games.Setting) else entry.value
+
+
+def waiting(
+    settings: Settings, started: games.Options | None, own: tuple[games.Setting[Any], ...]
+) -> frozenset[games.Setting[Any]]:
+    """The game's settings (`own`) whose choice in `settings` waits for the next
+    game: the rules fix it at the start and it differs from what the game in play
+    started with (`started`; None: no game in play, so the next game is dealt
+    with them as they are). Every other entry acts at once (the turn timer times
+    the turn in play; Game deals at once)."""
     if started is None:
         return frozenset()
-    chosen = settings.options
-    return frozenset(
-        item
-        for item, name in NEXT_GAME_ONLY.items()
-        if getattr(chosen, name) != getattr(started, name)
-    )
+    return frozenset(s for s in own if s.next_game and settings.of(s) != started.get(s))
 
 
 # The newest finished games the History entry pages through, a few to a page
@@ -69,9 +64,12 @@ def waiting(settings: Settings, started: games.Options | None) -> frozenset[Item
 HISTORY_GAMES = 50
 
 
-def items_of(game: str) -> tuple[Item, ...]:
-    """The menu entries of the game called `game`, top to bottom."""
-    return tuple(Item(name) for name in games.get(game).menu_items)
+def items_of(game: str) -> tuple[Entry, ...]:
+    """The menu entries of the game called `game`, top to bottom: its own settings
+    by their entry's name, the stand's entries by theirs."""
+    found = games.get(game)
+    own = {setting.item: setting for setting in found.settings}
+    return tuple(own[name] if name in own else Item(name) for name in found.menu_items)
 
 
 class Do(enum.Enum):
@@ -100,11 +98,11 @@ class Choice:
 class Menu:
     seat: Seat
     index: int = 0
-    items: tuple[Item, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
-    editing: str | None = None  # "turns" or "mistakes" while a custom mission is set
+    items: tuple[Entry, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
+    editing: str | None = None  # the field of a setting stepped on the keys (its `fields`)
     # New game, Game (a game in play), Invalid clue or New campaign chosen once.
     confirming: bool = False
-    custom: bool = False  # a custom mission was just set: the next choice starts over
+    custom: bool = False  # a setting's numbers were just stepped: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
     campaign: dict[str, Any] | None = None  # the campaign (the store's object), while shown
     # The history's page: pass counts it up, clue down; the screen takes it modulo
@@ -112,7 +110,7 @@ class Menu:
     page: int = 0
 
     @property
-    def item(self) -> Item:
+    def item(self) -> Entry:
         return self.items[self.index]
 
     def meaning(self, key: KeyName) -> str:
@@ -122,10 +120,10 @@ class Menu:
             return _HISTORY_KEYS[key]
         if self.campaign is not None:
             return _PAGE_KEYS[key]
-        if self.editing == "turns":
-            return _EDIT_KEYS[key]
-        if self.editing == "mistakes":
-            return "done" if key is KeyName.MENU else _EDIT_KEYS[key]
+        item = self.item
+        if self.editing is not None and isinstance(item, games.Setting):
+            last = self.editing == item.fields[-1]  # menu: the next field, or done
+            return "done" if last and key is KeyName.MENU else _EDIT_KEYS[key]
         return _MENU_KEYS[key]
 
     def press(self, key: KeyName, settings: Settings, playing: bool) -> Choice:
@@ -140,8 +138,9 @@ class Menu:
             else:  # undo or menu: back to the entries
                 self.history, self.campaign, self.page = None, None, 0
             return Choice(settings)
-        if self.editing:
-            return Choice(self._edit_mission(key, settings))
+        item = self.item
+        if self.editing and isinstance(item, games.Setting):
+            return Choice(self._edit(item, key, settings))
         if key is KeyName.CLUE:
             self.index = (self.index - 1) % len(self.items)
         elif key is KeyName.PASS:
@@ -154,6 +153,12 @@ class Menu:
 
     def _choose(self, s: Settings, playing: bool) -> Choice:
         item = self.item
+        if isinstance(item, games.Setting):  # the game's own: it says what a press does
+            value, edit = item.next(s.of(item), self.seat, self.custom)
+            if item.fields:
+                self.custom = False
+            self.editing = item.fields[0] if edit else None
+            return Choice(s.choosing(item, value))
         if item in (Item.NEW_GAME, Item.GAME):
             if playing and not self.confirming:
                 self.confirming = True  # a game in play: once more to leave it
@@ -163,26 +168,6 @@ class Menu:
                 at = names.index(s.game) if s.game in names else -1
                 return Choice(s, Do.DEAL, names[(at + 1) % len(names)])
             return Choice(s, Do.DEAL)
-        if item is Item.MISSION:
-            # 9-9, 10-10, 11-11, the named missions, then any T-M, then 9-9 again.
-            presets = list(MISSIONS)
-            if self.custom or s.mission not in presets:
-                self.custom = False
-                return Choice(replace(s, mission=presets[0]))
-            if s.mission == presets[-1]:
-                self.editing = "turns"
-                return Choice(s)
-            return Choice(replace(s, mission=presets[presets.index(s.mission) + 1]))
-        if item is Item.ORDER:
-            return Choice(replace(s, loose_order=not s.loose_order))
-        if item is Item.TIMER:  # off -> 1:00 -> ... -> 5:00 -> off
-            i = TIMER_CHOICES.index(s.timer) if s.timer in TIMER_CHOICES else -1
-            return Choice(replace(s, timer=TIMER_CHOICES[(i + 1) % len(TIMER_CHOICES)]))
-        if item is Item.NUMBERS:  # on -> off -> on: acts on the next clue
-            return Choice(replace(s, numbers=not s.numbers))
-        if item is Item.FIRST_CLUE:  # either -> this seat -> the partner -> either
-            cycle = [None, self.seat, self.seat.partner]
-            return Choice(replace(s, first=cycle[(cycle.index(s.first) + 1) % 3]))
         if item is Item.LANGUAGE:
             i = 0 if self.seat is Seat.A else 1
             langs = list(s.lang)
@@ -200,24 +185,23 @@ class Menu:
             return Choice(s, Do.NEW_CAMPAIGN)
         return Choice(s, _DOES[item])
 
-    def _edit_mission(self, key: KeyName, s: Settings) -> Settings:
-        turns, mistakes = s.mission.turns, s.mission.mistakes
+    def _edit(self, setting: games.Setting[Any], key: KeyName, s: Settings) -> Settings:
+        """A key while `setting`'s numbers are stepped: clue +1, pass -1, menu on to
+        the next field (after the last: done), undo done."""
+        assert self.editing is not None
         step = {KeyName.CLUE: 1, KeyName.PASS: -1}.get(key, 0)
-        if self.editing == "turns":
-            turns = min(max(turns + step, 1), MAX_TURNS)
-            mistakes = min(mistakes, turns)
-        else:
-            mistakes = min(max(mistakes + step, 0), turns)
+        value = setting.nudge(s.of(setting), self.editing, step)
         if key is KeyName.MENU:
-            self.editing = "mistakes" if self.editing == "turns" else None
+            at = setting.fields.index(self.editing) + 1
+            self.editing = setting.fields[at] if at < len(setting.fields) else None
         elif key is KeyName.UNDO:
             self.editing = None
         self.custom = self.editing is None
-        return replace(s, mission=Mission(turns, mistakes))
+        return s.choosing(setting, value)
 
 
 # What each key does in the menu (`Menu.meaning`): the entries, the history's
-# pages, a mission's numbers being set.
+# pages, a setting's numbers being stepped.
 _MENU_KEYS = {
     KeyName.CLUE: "up",
     KeyName.PASS: "down",

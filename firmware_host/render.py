@@ -1,7 +1,7 @@
 """`keystand render`: what one seat's screen shows, as a PNG (docs/design.md "Contracts").
 
     keystand render --card CARD [--script FILE] --seat A|B --panel MODEL --out PNG
-                    [--geometry] [--lang en|de|ru] [--mission T-M] [--loose-order]
+                    [--geometry] [--lang en|de|ru] [the game's own options]
                     [--rotation DEG] [--keys EDGE] [--all]
     keystand render --game classic --card CARD [--script FILE]
                     --seat spymasters|operatives ...
@@ -23,9 +23,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import games
-from .cliutil import EXIT_USAGE, GAME_HELP, add_card_source, add_game, load_card, read_bytes
+from .cliutil import (
+    EXIT_USAGE,
+    GAME_HELP,
+    add_card_source,
+    add_game,
+    add_game_options,
+    game_options,
+    load_card,
+    read_bytes,
+)
 from .panel_models import PANELS
-from .rules import KeystandError, Mission, Seat
+from .rules import KeystandError, Seat
 
 if TYPE_CHECKING:  # Pillow and the layouts load only when a screen is drawn
     from PIL import Image
@@ -63,7 +72,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--seat",
         required=True,
         metavar="A|B",
-        help="whose screen; classic also names them: spymasters (seat A), operatives (seat B)",
+        help="whose screen: A or B, or the name its game gives that seat "
+        "(each game's own: `--game NAME`)",
     )
     add_game(p, default=games.DEFAULT, help=GAME_HELP)
     p.add_argument("--panel", required=True, metavar="MODEL", help=", ".join(PANEL_NAMES))
@@ -74,10 +84,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--lang", default="en", metavar="LANG", help=f"{'|'.join(LANGUAGE_NAMES)} (default en)"
     )
-    p.add_argument(
-        "--mission", default="9-9", metavar="T-M", help="T turns, M mistakes (default 9-9)"
-    )
-    p.add_argument("--loose-order", action="store_true", help="a seat may give two clues in a row")
+    add_game_options(p)  # each game's own (Duet's --mission, --loose-order, --first)
     p.add_argument(
         "--rotation",
         type=int,
@@ -121,7 +128,7 @@ def _states(args: argparse.Namespace, stdin: TextIO, game: games.Game) -> list[A
     """The game before the first event and after each one."""
     card = load_card(args, stdin, game)
     assert card is not None  # the card source is required
-    options = games.Options(Mission.parse(args.mission), args.loose_order)
+    options = game_options(args, game)
     state = game.start(card, options)
     states = [state]
     if args.script is not None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import run_plan
+from . import games, run_plan
 from .cliutil import (
     EXIT_RETRY,
     HardwareError,
@@ -76,7 +76,7 @@ def add_parser(sub: Any) -> None:
         "--config",
         type=Path,
         metavar="PATH",
-        help="the settings file: profile, languages, default mission, refresh policy "
+        help="the settings file: profile, languages, the games' defaults, refresh policy "
         "(default: /etc/keystand/keystand.toml if it exists)",
     )
     p.add_argument("--state-dir", type=path_arg, help=f"default: {default_state_dir()}")
@@ -87,9 +87,9 @@ def add_parser(sub: Any) -> None:
     add_game(
         p,
         default=None,
-        help="the game of the next new game: duet, classic, or a game installed beside "
-        "keystand (default: the menu's last choice, else duet); the card and the script "
-        "are read as that game's",
+        help=f"the game of the next new game: {', '.join(games.SHIPPED)}, or a game installed "
+        f"beside keystand (default: the menu's last choice, else {games.DEFAULT}); the card "
+        "and the script are read as that game's",
     )
     p.add_argument("--port", type=int, help="the simulator page's port (0: any free one)")
     p.add_argument("--speed", type=float, help="simulated panel pace: 1 real time, 0 no waiting")
@@ -530,7 +530,7 @@ def build(plan: Plan, err: TextIO) -> Built:
             undo_window=plan.profile.stand.undo_window,
             reveal_delay=plan.profile.stand.reveal_delay,
             lang=plan.lang,
-            mission=plan.mission,
+            options=plan.options,
         ),
         new_card=plan.new_card(),
     )

@@ -26,9 +26,9 @@ from .store import default_state_dir
 if TYPE_CHECKING:
     from keystand.drivers.inputs import InputEvent
 
-    from .games import AnyCard, AnyGame, Played
+    from .config import Config
+    from .games import AnyCard, AnyGame, Options, Played
     from .profile import Profile
-    from .rules import Mission
 
 EMULATE_FAULTS = {"busy-stuck", "unplugged"}  # per seat; grid:noise is the inputs'
 
@@ -70,7 +70,7 @@ class Plan:
     keyboard: bool  # read the terminal's keys
     emulate: Emulate | None
     lang: tuple[str, str]  # seat A's and seat B's
-    mission: Mission
+    options: Options  # the games' own defaults the settings file gives
     max_partials: int
     idle_sleep: float
 
@@ -96,7 +96,6 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
     exit 2; the config's and the profile's own errors)."""
     from . import config as configs
     from . import profile as profiles
-    from .rules import Mission
 
     settings = configs.load(configs.find(args.config))
     profile_name = args.profile or settings.get("service", "profile") or "desktop"
@@ -141,10 +140,22 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
         keyboard="keyboard" in profile.input.kinds and not steps,
         emulate=_emulate(args, profile),
         lang=settings.get("game", "languages") or (profile.stand.lang,) * 2,
-        mission=Mission.parse(settings.get("game", "mission") or "9-9"),
+        options=_options(settings),
         max_partials=profile.stand.max_partials if max_partials is None else max_partials,
         idle_sleep=settings.get("refresh", "idle_sleep") or profile.stand.idle_sleep,
     )
+
+
+def _options(settings: Config) -> Options:
+    """The games' own settings the file's [game] table gives (checked as it was read)."""
+    from . import config, games
+
+    options = games.Options()
+    given = {k: v for k, v in (settings.values or {}).get("game", {}).items() if k != "languages"}
+    for own in config.in_config() if given else ():  # the games loaded only for a file's keys
+        if own.key in given:
+            options = options.with_(own, own.loaded(given[own.key]))
+    return options
 
 
 class ScriptSteps:

@@ -106,7 +106,7 @@ def context(stand: Stand, seat: Seat) -> games.Context:
         timer=stand.timer_left,
         cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
         number=stand.numbering.get(seat),  # the clue's number being chosen: its own screen
-        next_mission=stand.settings.mission,
+        chosen=stand.settings.of_game(stand.game),  # the next game's choices (the menu's)
     )
 
 
@@ -116,19 +116,17 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
     menu = stand.menus[seat]
     s = stand.settings
     started = stand.game.options_of(stand.state) if stand.playing else None
-    later = waiting(s, started)  # chosen for the next game: labelled so
+    later = waiting(s, started, stand.game.settings)  # chosen for the next game: labelled so
     lines = []
     for item in menu.items:
+        if isinstance(item, games.Setting):  # the game's own: as it shows its value
+            shown = item.shown(s.of(item), seat)
+            entry = layouts.MenuItem(item.item)
+            lines.append(layouts.MenuLine(entry, shown.value, shown.text, shown.named))
+            continue
         entry = layouts.MenuItem(item.value)
         if item is Item.CALIBRATE:
             lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
-        elif item is Item.MISSION:
-            lines.append(layouts.MenuLine(entry, mission=(s.mission.name, str(s.mission))))
-        elif item is Item.ORDER:
-            lines.append(layouts.MenuLine(entry, "loose" if s.loose_order else "strict"))
-        elif item is Item.FIRST_CLUE:
-            first = "either" if s.first is None else ("me" if s.first is seat else "partner")
-            lines.append(layouts.MenuLine(entry, f"first_{first}"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
         elif (
@@ -141,15 +139,6 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             lines.append(layouts.MenuLine(entry, f"game_{s.game}"))
         elif item is Item.GAME:  # a game installed beside keystand: as it names itself
             lines.append(layouts.MenuLine(entry, value_text=s.game))
-        elif item is Item.TIMER:
-            if s.timer:
-                lines.append(
-                    layouts.MenuLine(entry, value_text=f"{s.timer // 60}:{s.timer % 60:02d}")
-                )
-            else:
-                lines.append(layouts.MenuLine(entry, "timer_off"))
-        elif item is Item.NUMBERS:
-            lines.append(layouts.MenuLine(entry, "numbers_on" if s.numbers else "numbers_off"))
         else:
             lines.append(layouts.MenuLine(entry))
     lines = [replace(line, next_game=i in later) for i, line in zip(menu.items, lines, strict=True)]
@@ -158,7 +147,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         history = tuple(
             layouts.HistoryLine(
                 date=str(g.get("date", ""))[5:10],  # MM-DD
-                mission=str(g.get("mission", "")),
+                label=str(g.get(games.HISTORY_LABEL, "")),
                 result=g["result"] if g.get("result") in ("won", "lost") else "abandoned",
                 score=g["score"] if isinstance(g.get("score"), int) else None,
             )

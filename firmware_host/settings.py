@@ -1,5 +1,6 @@
 """What the next new game is played with, and each seat's language: the menu's
-choices, as the stand keeps them and as settings.json saves them.
+choices, as the stand keeps them and as settings.json saves them. A game's own
+choices are its `settings` (keystand.games), kept here by their keys.
 
 No I/O: the stand hands the store what `Settings.saved` gives and reads back
 what `Settings.loaded` checks; `Unsaved` keeps the choices the disk refused
@@ -10,27 +11,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
-from . import games, rules
-from .rules import Mission, Seat
+from . import games
+from .rules import Seat
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 UNDO_WINDOW = 5.0
 LANGUAGES = ("en", "de", "ru")
 SAVE_RETRY = 5.0  # seconds between tries to save settings the disk refused
-# The turn timer's lengths the menu offers, in seconds (0: off, the default).
-TIMER_CHOICES = (0, 60, 90, 120, 180, 240, 300)
-MISSIONS = (
-    rules.Mission(9, 9),
-    rules.Mission(10, 10),
-    rules.Mission(11, 11),
-    rules.NAMED["moscow"],
-    rules.NAMED["cairo"],
-    rules.NAMED["jakarta"],
-    rules.NAMED["singapore"],
-)
 
 
 @dataclass(frozen=True)
@@ -38,37 +29,58 @@ class Settings:
     """What the next new game is played with, and each seat's language."""
 
     game: str = games.DEFAULT  # the game the next new game is (a name `games.get` takes)
-    mission: Mission = rules.STANDARD
-    loose_order: bool = False
-    first: Seat | None = None  # who gives the first clue (None: either, as the rulebook)
+    # The games' own settings' values (each game's `settings`, by key): the next
+    # game of that game starts with them.
+    options: games.Options = games.Options()  # noqa: RUF009 (a frozen, empty value)
+    # settings.json's values of the games not loaded yet, as the file has them: read
+    # (`of`) when that game is played, saved back as they were until then.
+    unread: tuple[tuple[str, Any], ...] = ()
     lang: tuple[str, str] = ("en", "en")  # seat A, seat B
     undo_window: float = UNDO_WINDOW
     # How long the end screen holds back the key, so both seats can still undo a
     # stray last touch: once they have seen the whole card the game cannot go on.
     reveal_delay: float = 10.0
-    timer: int = 0  # seconds a turn may take, for a game with a turn timer (0: off)
-    # A game whose clue takes a number (classic): chosen on the keys before the clue
-    # (the rulebook's "Baum: 2", and its plus one); off, the clue key gives the clue
-    # in one press with no number, for a group that keeps the count itself.
-    numbers: bool = True
 
     def lang_of(self, seat: Seat) -> str:
         return self.lang[0 if seat is Seat.A else 1]
 
-    @property
-    def options(self) -> games.Options:
-        return games.Options(self.mission, self.loose_order, self.first)
+    def of(self, setting: games.Setting[T]) -> T:
+        """The value chosen for one of a game's settings (its default: none chosen,
+        or the file's is not one)."""
+        raw = dict(self.unread)
+        if setting.key in raw:
+            try:
+                return setting.loaded(raw[setting.key])
+            except ValueError:
+                return setting.default
+        return self.options.get(setting)
+
+    def of_game(self, game: games.AnyGame) -> games.Options:
+        """The values of `game`'s settings, as its next new game starts with them."""
+        options = games.Options()
+        for setting in game.settings:
+            options = options.with_(setting, self.of(setting))
+        return options
+
+    def choosing(self, setting: games.Setting[T], value: T) -> Settings:
+        unread = tuple((k, v) for k, v in self.unread if k != setting.key)
+        return replace(self, options=self.options.with_(setting, value), unread=unread)
+
+    def started(self, game: games.AnyGame, options: games.Options) -> Settings:
+        """These settings with the choices a game of `game` was started with."""
+        s = self
+        for setting in game.settings:
+            s = s.choosing(setting, options.get(setting))
+        return s
 
     def saved(self) -> dict[str, Any]:
         """The choices settings.json keeps (the delays are the build's, not the menu's)."""
         return {
             "game": self.game,
-            "mission": str(self.mission),
-            "loose_order": self.loose_order,
-            "first": self.first.value if self.first else None,
+            **dict(self.unread),
+            **{s.key: s.saved(self.of(s)) for game in games.loaded() for s in game.settings},
+            **self.options.saved(),
             "lang": list(self.lang),
-            "timer": self.timer,
-            "numbers": self.numbers,
         }
 
     def loaded(self, data: dict[str, Any]) -> Settings:
@@ -80,22 +92,20 @@ class Settings:
             s = replace(s, game=name.strip().lower())
         else:
             log.warning("settings.json: game %r: expected one of %s", name, games.names())
-        try:
-            s = replace(s, mission=Mission.parse(str(data.get("mission", s.mission))))
-        except ValueError as e:
-            log.warning("settings.json: mission: %s; kept %s", e, s.mission)
-        if data.get("timer", s.timer) in TIMER_CHOICES:
-            s = replace(s, timer=data.get("timer", s.timer))
-        else:
-            log.warning("settings.json: timer %r: expected one of %s", data["timer"], TIMER_CHOICES)
-        if isinstance(data.get("numbers", s.numbers), bool):
-            s = replace(s, numbers=data.get("numbers", s.numbers))
-        else:
-            log.warning("settings.json: numbers %r: expected true or false", data["numbers"])
-        if isinstance(data.get("loose_order"), bool):
-            s = replace(s, loose_order=data["loose_order"])
-        if data.get("first") in (None, "A", "B"):
-            s = replace(s, first=Seat(data["first"]) if data.get("first") else None)
+        known = (*games.loaded(), games.get(s.game))
+        own = {setting.key: setting for g in known for setting in g.settings}
+        kept = ("game", "lang")  # the stand's own; another game's settings are kept unread
+        s = replace(s, unread=tuple((k, v) for k, v in data.items() if k not in (*own, *kept)))
+        for setting in own.values():
+            if setting.key not in data:
+                continue
+            try:
+                s = s.choosing(setting, setting.loaded(data[setting.key]))
+            except ValueError as e:
+                kept = setting.saved(s.of(setting))
+                log.warning(
+                    "settings.json: %s %r: %s; kept %s", setting.key, data[setting.key], e, kept
+                )
         langs = data.get("lang")
         if isinstance(langs, list) and len(langs) == 2 and all(x in LANGUAGES for x in langs):
             s = replace(s, lang=(langs[0], langs[1]))

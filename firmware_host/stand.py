@@ -42,13 +42,11 @@ from keystand.drivers.inputs.touchfilter import Orientation
 
 from . import cursor, games
 from .journal import JournalError
-from .menu import HISTORY_GAMES, Choice, Do, Item, Menu, items_of
+from .menu import HISTORY_GAMES, Choice, Do, Entry, Item, Menu, items_of
 from .rules import Seat
 from .settings import (
     LANGUAGES,
-    MISSIONS,
     SAVE_RETRY,
-    TIMER_CHOICES,
     UNDO_WINDOW,
     Settings,
     Unsaved,
@@ -60,10 +58,8 @@ from .turn_timer import TurnTimer
 # The menu's and the settings' names, as the stand has always offered them.
 __all__ = [
     "LANGUAGES",
-    "MISSIONS",
     "REFUSAL_SHOWN",
     "SAVE_RETRY",
-    "TIMER_CHOICES",
     "UNDO_WINDOW",
     "Item",
     "Menu",
@@ -198,7 +194,7 @@ class Stand:
     def boot(self, game: str | None = None) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game.
         The menu's choices saved in the state dir (languages, the game, the next
-        game's mission, order and first clue) come back as they were left;
+        game's own settings) come back as they were left;
         `game` (a name) overrides the saved game for the next new game."""
         saved = self._load_settings()
         if game is not None and games.get(game).name != self.settings.game:
@@ -226,12 +222,7 @@ class Stand:
             started = self.game.options_of(resumed.state)
             if not saved and started is not None:
                 # A state dir from before settings were kept: the game's own.
-                self.settings = replace(
-                    self.settings,
-                    mission=started.mission,
-                    loose_order=started.loose_order,
-                    first=started.first,
-                )
+                self.settings = self.settings.started(self.game, started)
             self.hold_resumed = not self.playing and not self.store.listed()
         self._arm_timer()  # a resumed turn gets its full time again
         self.full_refresh = True
@@ -278,7 +269,7 @@ class Stand:
             card = self.new_card() if self.new_card is not None else game.generate()
         if not game.owns(card):
             card = game.generate()
-        state = game.start(card, self.settings.options)
+        state = game.start(card, self.settings.of_game(game))
         try:
             self.store.start_game(state, previous=self.state)
         except (JournalError, OSError) as e:
@@ -446,10 +437,16 @@ class Stand:
     def _arm_timer(self) -> None:
         """A new game (or a restart): the screens show the full length, and the
         clock starts at the service's next tick (the stand has no clock of its own)."""
-        self.timer.arm(self.settings.timer, self.game if self._timed() else None)
+        self.timer.arm(self._timer_length(), self.game if self._timed() else None)
+
+    def _timer_length(self) -> int:
+        """The turn timer's length the menu chose for the game in play (0: off, or a
+        game without one)."""
+        setting = self.game.turn_timer
+        return self.settings.of(setting) if setting is not None else 0
 
     def _timed(self) -> bool:
-        return bool(self.settings.timer) and self.playing and self.game.has_timer
+        return bool(self._timer_length()) and self.playing
 
     def _run_timer(self, now: float) -> None:
         """The turn timer by the service's clock: a new turn starts it at the menu's
@@ -460,9 +457,9 @@ class Stand:
             self.timer.stop()
             return
         if self.idle_timeouts >= IDLE_TIMEOUTS:  # an empty table: wait for somebody
-            self.timer.arm(self.settings.timer, self.game)
+            self.timer.arm(self._timer_length(), self.game)
             return
-        up = self.timer.run(now, self.settings.timer, self.game.turn_of(self.state))
+        up = self.timer.run(now, self._timer_length(), self.game.turn_of(self.state))
         # A full disk leaves it at "time is up" until saving works again.
         if up and not self.penalty_pending and self.fault is None:
             result = self._game(self.game.timeout_event(self.state), now)
@@ -554,7 +551,10 @@ class Stand:
     def _numbered(self) -> bool:
         """Whether the clue key chooses the clue's number before giving it: a game
         whose clue has one, and the menu's Clue number on."""
-        return self.game.clue_numbers is not None and self.settings.numbers
+        numbers = self.game.clue_numbers
+        if numbers is None:
+            return False
+        return numbers.switch is None or self.settings.of(numbers.switch)
 
     def _number_meaning(self, seat: Seat, key: KeyName) -> str | None:
         """`seat`'s keys while it chooses its clue's number: +1 and -1 while there
@@ -753,7 +753,7 @@ class Stand:
             return False
         before = self.state.last  # what came just before this touch
         again = games.refused(before) and getattr(before.event, "cell", None) == word
-        return refusal.reason.value == "covered" or not again
+        return refusal.reason.value == self.game.covered_reason or not again
 
     # ----- calibration ------------------------------------------------------------------
 
@@ -781,7 +781,7 @@ class Stand:
 
     # ----- the menu ---------------------------------------------------------------------
 
-    def menu_items(self) -> tuple[Item, ...]:
+    def menu_items(self) -> tuple[Entry, ...]:
         """The menu's entries: "Calibrate grid" only on a stand with a grid."""
         own = items_of(self.game.name)
         return (*own, Item.CALIBRATE) if self.grid is not None else own

@@ -315,7 +315,7 @@ class Store:
             raise JournalError("no game is being journaled: nothing to archive")
         ended_here = False
         if self._journal is not None and not self._ended:
-            result = games.of_state(state).history_entry(state).get("result")
+            result = games.of_state(state).history_entry(state).result
             self._journal.append({"t": "end", "at": _now(), "result": result})
             ended_here = True
         try:
@@ -368,8 +368,8 @@ class Store:
         # A finished game is dated by its last move, not by when the next began;
         # a game left in play, by when it was left.
         ended = None if game.playing(state) else self._last_at
-        entry = {"id": self.game_id, "date": ended or _now(), "game": game.name}
-        entry.update(game.history_entry(state))
+        line = game.history_entry(state)
+        entry = {"id": self.game_id, "date": ended or _now(), "game": game.name, **line.record()}
         history = self.root / "history.jsonl"
         listed = self.listed()
         size = history.stat().st_size if history.exists() else None
@@ -387,7 +387,7 @@ class Store:
                     os.fsync(f.fileno())
             score = game.score(state)  # counted once by its id, however often asked
             if score is not None:
-                self._campaign_win(str(entry["mission"]), score, str(self.game_id))
+                self._campaign_win(line.label, score, str(self.game_id))
         except OSError:
             take_back()
             raise

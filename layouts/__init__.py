@@ -26,6 +26,7 @@ from .keys import KeyLabel, KeyLabels
 from .panels import EDGES, MODELS, PanelSpec, panel
 from .text import WHITE, TextBox
 from .view import (
+    Counter,
     End,
     Ending,
     Last,
@@ -101,6 +102,7 @@ __all__ = [
     "ClassicPublic",
     "ClassicStage",
     "Colour",
+    "Counter",
     "End",
     "Ending",
     "HistoryLine",

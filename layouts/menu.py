@@ -45,7 +45,7 @@ class MenuLine:
     item: MenuItem
     value_key: str | None = None
     value_text: str | None = None
-    mission: tuple[str | None, str] | None = None  # (name key or None, "9-5")
+    named: tuple[str | None, str] | None = None  # a name key (or None) and numbers: "9-5"
     # Chosen during a game for the next one (the rules fix it at the start): the
     # label says "Next game" instead of the entry's name, the value is the choice.
     next_game: bool = False
@@ -53,10 +53,11 @@ class MenuLine:
 
 @dataclass(frozen=True)
 class HistoryLine:
-    """One finished game: when, which mission, how it ended, the score."""
+    """One finished game: when, what it was (Duet's mission, another game's name),
+    how it ended, the score."""
 
     date: str
-    mission: str
+    label: str
     result: str  # won, lost, abandoned: a key of [history]
     score: int | None
 
@@ -234,11 +235,11 @@ def draw(image: Image.Image, view: MenuView, panel: PanelSpec, lang: str) -> Non
         label = "mission_next" if line.next_game else line.item.value
         draw_text(d, s["menu"][label], row, fill=ink)
         text = s["menu_value"][line.value_key] if line.value_key else (line.value_text or "")
-        if line.mission is not None:
-            text = i18n.mission(lang, *line.mission)
+        if line.named is not None:
+            text = i18n.mission(lang, *line.named)
         if chosen and view.editing and line.item is MenuItem.MISSION:
             # While T-M is set by hand its numbers are the news, not a name.
-            numbers = line.mission[1] if line.mission is not None else text
+            numbers = line.named[1] if line.named is not None else text
             text = f"{s['menu_value'][view.editing]} {numbers}"
         draw_text(d, text, value, fill=ink, right=not panel.landscape)
         if (k == 0 and first > 0) or (k == len(lay.rows) - 1 and first + k + 1 < len(view.lines)):
@@ -288,7 +289,7 @@ def _draw_campaign(
 def history_label(game: HistoryLine, s: Mapping[str, Mapping[str, str]], row: TextBox) -> str:
     """When and which mission; a game without missions (classic) by its name in the
     seat's language, the date left out where a narrow row has no room for both."""
-    mission = s["menu_value"].get(f"game_{game.mission}", game.mission)
+    mission = s["menu_value"].get(f"game_{game.label}", game.label)
     label = f"{game.date} {mission}"
     return label if fits(label, row) else mission
 

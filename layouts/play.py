@@ -405,11 +405,14 @@ def draw_grid(
 def draw_sign(draw: ImageDraw.ImageDraw, key: str, box: Box, stroke: int = STROKE) -> None:
     """A counter's sign, learnt once (docs/screens.md): an hourglass for the turns
     left; for the mistakes left, the wedge the grid draws on a miss (never the
-    assassin's cross). Strokes at least `stroke` pixels."""
-    if key == "turns":
-        draw_hourglass(draw, box, stroke)
-    else:
-        draw_miss_sign(draw, box, stroke)
+    assassin's cross). Strokes at least `stroke` pixels. A counter with no sign
+    shows its number alone there."""
+    sign = SIGNS.get(key)
+    if sign is not None:
+        sign(draw, box, stroke)
+
+
+SIGNS = {"turns": draw_hourglass, "mistakes": draw_miss_sign}
 
 
 def draw_cursor(image: Image.Image, box: Box, cell: int, stroke: int) -> None:
@@ -451,18 +454,14 @@ def draw(image: Image.Image, view: SeatView, panel: PanelSpec, lang: str) -> dic
         d.rectangle(inclusive(lay.bar), fill=BLACK)
     draw_text(d, s["headline"][head], lay.headline, fill=WHITE if mine else BLACK, middle=True)
     draw_text(d, s["sub"][sub], lay.sub)
-    for c, key, value in zip(
-        lay.counters,
-        ("turns", "mistakes"),
-        (view.turns_left, view.mistakes_left),
-        strict=True,
-    ):
+    for c, counter in zip(lay.counters, view.counters, strict=False):  # the game's own
         d.rectangle(inclusive(c.box), outline=BLACK)
         if c.sign is not None:
-            draw_sign(d, key, c.sign, stroke_px(panel))
+            draw_sign(d, counter.key, c.sign, stroke_px(panel))
         elif c.label is not None:
-            draw_text(d, s["counter"][key], c.label, center=not panel.style.counter_inline)
-        draw_text(d, str(value), c.number, center=True)
+            label = s["counter"][counter.key]
+            draw_text(d, label, c.label, center=not panel.style.counter_inline)
+        draw_text(d, str(counter.value), c.number, center=True)
     if view.mission is not None and lay.mission is not None:
         draw_text(d, mission_caption(lang, view.mission, lay.mission), lay.mission, center=True)
     last = last_key(view)

@@ -2,8 +2,8 @@
 
 This module is the layouts' half of the secrecy boundary (docs/design.md "Secrecy"):
 a `SeatView` holds the seat's own side, the public record and the announcements
-the rules allow, and nothing else. `keystand.views` (the host) builds it from the
-game state; the layouts never see the state, the card or the partner's side,
+the rules allow, and nothing else. The game's `view` (keystand.games) builds it
+from the game state; the layouts never see the state, the card or the partner's side,
 except `End.partner_side`, which exists only once the game is over.
 
 Seats other than the viewer's own are told relative to it (`Who.ME`,
@@ -16,33 +16,14 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..grid import STANDARD, Grid
 
-@dataclass(frozen=True)
-class Shape:
-    """A grid's rows and columns, as the layouts take them: the host hands over its
-    game's grid as these two numbers (the layouts know no game). Table cell
-    i = cols * row + col, row 0 farthest from seat A."""
+# A grid's rows and columns, as the layouts take them: the one grid type of keystand
+# (`keystand.grid`, which imports nothing). Table cell i = cols * row + col, row 0
+# farthest from seat A.
+Shape = Grid
 
-    rows: int = 5
-    cols: int = 5
-
-    def __post_init__(self) -> None:
-        for name in ("rows", "cols"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"grid {name} {value!r}: expected a whole number from 1")
-
-    @property
-    def cells(self) -> int:
-        return self.rows * self.cols
-
-    def check(self, what: str, cell: int | None) -> None:
-        """ValueError naming `what` when `cell` is off this grid."""
-        if cell is not None and not 0 <= cell < self.cells:
-            raise ValueError(f"{what} {cell} is off the grid (0..{self.cells - 1})")
-
-
-SQUARE = Shape()  # the 5x5 grid of Duet and classic Codenames
+SQUARE = STANDARD  # the 5x5 grid of Duet and classic Codenames
 # What a seat's screen may say for a moment (`SeatView.hint`): a key that did
 # nothing, the grid back, the grid's calibration asked for, done, or missed, a
 # setting not saved yet, the partner leaving the game for a new one, a new
@@ -178,6 +159,16 @@ class End:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """One of a game's counters on the play screen (two at most): `key` names it, a
+    key of the strings' [counter] table (a sign stands for "turns" and "mistakes"
+    where a panel is too small for the word), `value` the number shown."""
+
+    key: str
+    value: int
+
+
+@dataclass(frozen=True)
 class MissionLabel:
     """A mission as a screen names it: the rulebook's name when it has one (a
     key of the strings' [mission_name]: `cairo`), and its numbers (`9-5`)."""
@@ -210,8 +201,7 @@ class SeatView:
     clue_giver: Who | None = None
     guesser: Who | None = None
     armed: Who | None = None
-    turns_left: int = 9
-    mistakes_left: int = 9
+    counters: tuple[Counter, ...] = ()  # the game's own (Duet's turns and mistakes left)
     nothing_left_for_me: bool = False
     nothing_left_for_partner: bool = False
     undo_asked: Who | None = None  # a seat pressed undo; the other must press it too

@@ -246,9 +246,7 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
     steps = bots.session(played, seed, burst=burst, game="classic")
     deal = games.get("classic").generate
     cards = iter(deal(seed + n) for n in range(played))
-    stand = Stand(
-        Store(tmp_path), settings=Settings(game="classic", timer=0), new_card=lambda: next(cards)
-    )
+    stand = Stand(Store(tmp_path), settings=Settings(game="classic"), new_card=lambda: next(cards))
     stand.boot()
     ended, presses, touches = 0, {KeyName.CLUE: 0, KeyName.PASS: 0, KeyName.MENU: 0}, 0
     chosen = 0  # the clue key's presses since the last clue: Clue…, then +1 each

@@ -24,6 +24,7 @@ from keystand.drivers.inputs import KeyName, Press
 from keystand.layouts import CampaignLine, MenuView, panel, render
 from keystand.layouts import menu as menu_screen
 from keystand.layouts.i18n import mission, strings
+from keystand.menu import entry_name
 from keystand.rules import Clue, Mission, Pass, Seat, Touch, generate
 from keystand.rules.duet import Duet, Status
 from keystand.stand import Item, Menu, Settings, Stand
@@ -215,7 +216,7 @@ def test_a_new_campaign_the_disk_refuses_is_told(
 
 
 MENU = tuple(
-    layouts.MenuLine(layouts.MenuItem(i.value)) for i in Menu(Seat.A).items
+    layouts.MenuLine(layouts.MenuItem(entry_name(i))) for i in Menu(Seat.A).items
 )  # Duet's entries
 ROWS = tuple(
     CampaignLine(m, won, best)

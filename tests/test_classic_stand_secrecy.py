@@ -9,6 +9,7 @@ from pathlib import Path
 
 from keystand import games, screens
 from keystand.drivers.display import SimPanel
+from keystand.games.classic.settings import TIMER
 from keystand.rules import Seat
 from keystand.rules.classic_card import ClassicCard, ClassicKey
 from keystand.rules.classic_events import parse_event
@@ -29,7 +30,9 @@ def swapped(card: ClassicCard, covered: set[int]) -> ClassicCard:
 
 
 def play(root: Path, card: ClassicCard) -> Stand:
-    stand = Stand(Store(root), settings=Settings(game="classic", timer=90), new_card=lambda: card)
+    stand = Stand(
+        Store(root), settings=Settings(game="classic").choosing(TIMER, 90), new_card=lambda: card
+    )
     stand.boot()
     for t, line in enumerate(LINES):
         stand.handle(games.Played(parse_event(line)), float(t))

@@ -17,6 +17,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.classic import views as classic_views
+from keystand.games.classic.settings import TIMER, TIMER_CHOICES
 from keystand.layouts import classic as classic_screen
 from keystand.layouts.classic_view import ClassicLastKind
 from keystand.rules import EventError, Seat
@@ -24,7 +25,7 @@ from keystand.rules.classic import Classic, Phase, RejectReason, Result
 from keystand.rules.classic_card import ClassicCard, Team
 from keystand.rules.classic_events import Timeout, parse_event
 from keystand.service import Service
-from keystand.stand import TIMER_CHOICES, Item, Settings, Stand
+from keystand.stand import Settings, Stand
 from keystand.store import Store
 
 CODE = "9CY-EPF-ZXQ"  # blue starts; 0 0 blue, 1 0 red
@@ -83,7 +84,7 @@ def test_play_takes_timeout_lines(tmp_path: Path) -> None:
 
 def timed_stand(root: Path, timer: int = 120) -> Stand:
     stand = Stand(
-        Store(root), settings=Settings(game="classic", timer=timer), new_card=lambda: CARD
+        Store(root), settings=Settings(game="classic").choosing(TIMER, timer), new_card=lambda: CARD
     )
     stand.boot()
     return stand
@@ -169,7 +170,7 @@ def test_the_timer_is_off_by_default_and_duet_has_none(tmp_path: Path) -> None:
     stand.tick(0.0)
     stand.tick(10_000.0)
     assert stand.timer_left is None and stand.state == replay()
-    duet = Stand(Store(tmp_path / "d"), settings=Settings(timer=60))
+    duet = Stand(Store(tmp_path / "d"), settings=Settings().choosing(TIMER, 60))
     duet.boot()
     duet.tick(0.0)
     duet.tick(10_000.0)
@@ -180,13 +181,13 @@ def test_the_menu_sets_the_timer_and_it_survives_a_restart(tmp_path: Path) -> No
     stand = Stand(Store(tmp_path), settings=Settings(game="classic"), new_card=lambda: CARD)
     stand.boot()
     stand.handle(Press("B", KeyName.MENU, long=True), 0.0)
-    while stand.menus[Seat.B].item is not Item.TIMER:
+    while stand.menus[Seat.B].item is not TIMER:
         stand.handle(Press("B", KeyName.PASS), 0.1)
     panel = SimPanel("epd2in7_V2", speed=0)
     assert screens.menu_view(stand, Seat.B).lines[3].value_key == "timer_off"
     stand.handle(Press("B", KeyName.MENU), 0.2)
     stand.handle(Press("B", KeyName.MENU), 0.3)
-    assert stand.settings.timer == TIMER_CHOICES[2] == 90
+    assert stand.settings.of(TIMER) == TIMER_CHOICES[2] == 90
     assert screens.menu_view(stand, Seat.B).lines[3].value_text == "1:30"
     assert screens.render(stand, Seat.B, panel).size == panel.size
     assert json.loads((tmp_path / "settings.json").read_text())["timer"] == 90
@@ -195,7 +196,7 @@ def test_the_menu_sets_the_timer_and_it_survives_a_restart(tmp_path: Path) -> No
     stand.store.close()
     again = Stand(Store(tmp_path))
     again.boot()
-    assert again.settings.timer == 90 and again.settings.game == "classic"
+    assert again.settings.of(TIMER) == 90 and again.settings.game == "classic"
 
 
 # ----- the screens: coarse steps, counted as frames ---------------------------------

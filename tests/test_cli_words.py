@@ -49,7 +49,14 @@ def test_history_says_how_each_game_ended_in_words(tmp_path: Path) -> None:
     base = {"date": "2026-11-25T10:00:00", "card_code": "ABCD"}
     entries = [
         {**base, "mission": "9-9", "result": "lost", "reason": "sudden_death", "score": None},
-        {**base, "mission": "classic", "result": "won", "winner": "red", "reason": "all_found"},
+        {
+            **base,
+            "game": "classic",
+            "mission": "classic",
+            "result": "won",
+            "winner": "red",
+            "reason": "all_found",
+        },
         {**base, "mission": "9-9", "result": "abandoned", "reason": None},
         {**base, "mission": "9-9", "result": "won", "reason": None, "score": 3},
     ]

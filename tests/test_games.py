@@ -11,7 +11,9 @@ import pytest
 from keystand import games, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import KeyName, Press, Touch
+from keystand.games.classic.settings import NUMBERS
 from keystand.journal import encode
+from keystand.menu import entry_name
 from keystand.rules import Clue, Seat, generate
 from keystand.rules.classic import Classic
 from keystand.rules.classic_card import ClassicCard
@@ -131,7 +133,9 @@ def test_the_stand_plays_classic_keys_and_touches(tmp_path: Path) -> None:
 
 def test_with_clue_numbers_off_one_press_gives_the_clue_with_none(tmp_path: Path) -> None:
     stand = Stand(
-        Store(tmp_path), settings=Settings(game="classic", numbers=False), new_card=lambda: CLASSIC
+        Store(tmp_path),
+        settings=Settings(game="classic").choosing(NUMBERS, False),
+        new_card=lambda: CLASSIC,
     )
     stand.boot()
     assert stand.labels(Seat.A)[KeyName.CLUE] == ("clue", False)  # "Clue given", as before
@@ -144,7 +148,8 @@ def test_classic_penalty_from_the_menu_then_the_word(tmp_path: Path) -> None:
     stand = classic_stand(tmp_path)
     stand.handle(games.Played(parse_event("clue blue 2")), 0.0)
     stand.handle(Press("A", KeyName.MENU, long=True), 0.1)
-    assert stand.menus[Seat.A].items == tuple(Item(n) for n in games.get("classic").menu_items)
+    names = tuple(entry_name(e) for e in stand.menus[Seat.A].items)
+    assert names == games.get("classic").menu_items
     while stand.menus[Seat.A].item is not Item.PENALTY:
         stand.handle(Press("A", KeyName.PASS), 0.2)
     stand.handle(Press("A", KeyName.MENU), 0.3)  # once: asks again

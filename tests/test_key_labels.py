@@ -24,6 +24,8 @@ from test_layouts import HELD_WORDS
 from keystand import games, layouts, profile
 from keystand.drivers.inputs import KeyName, Press, Touch, parse_line
 from keystand.drivers.inputs.touchfilter import Orientation
+from keystand.games.classic.settings import NUMBERS
+from keystand.games.duet.settings import MISSION
 from keystand.rules import Card, Mission, Seat
 from keystand.rules.classic_card import Team
 from keystand.rules.classic_events import Clue, Timeout
@@ -37,6 +39,9 @@ CODE = "5VHK-ZHXC-WE7S"
 class MemoryStore:
     """The stand's store, in memory: what was journaled, in order (a copy of the
     stand is a copy of its journal, so a press can be tried and thrown away)."""
+
+    def recover(self, now: float) -> bool:
+        return False
 
     records: list[object] = field(default_factory=list)
     game_id: str = "g"
@@ -73,7 +78,7 @@ def stand(
     game: str = "duet", *, cursor_keys: bool = False, grid: bool = False, numbers: bool = True
 ) -> Stand:
     card: object = games.get("classic").generate(7) if game == "classic" else Card.from_code(CODE)
-    s = Stand(MemoryStore(), settings=Settings(numbers=numbers), new_card=lambda: card)  # type: ignore[arg-type]
+    s = Stand(MemoryStore(), settings=Settings().choosing(NUMBERS, numbers), new_card=lambda: card)  # type: ignore[arg-type]
     s.boot(game)
     s.cursor_keys = cursor_keys
     if grid:
@@ -264,7 +269,9 @@ def test_a_touch_stand_does_what_each_label_says() -> None:
 
 def test_sudden_death_labels_the_clue_key_i_guess() -> None:
     card = Card.from_code(CODE)
-    s = Stand(MemoryStore(), settings=Settings(mission=Mission(1, 1)), new_card=lambda: card)  # type: ignore[arg-type]
+    s = Stand(
+        MemoryStore(), settings=Settings().choosing(MISSION, Mission(1, 1)), new_card=lambda: card
+    )  # type: ignore[arg-type]
     s.boot()
     agent = min(card.agents(Seat.A))
     s.handle(Press("A", KeyName.CLUE), 0.0)

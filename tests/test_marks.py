@@ -37,8 +37,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from keystand import games
+from keystand.games.duet.settings import MISSION
 from keystand.layouts import (
     MODELS,
+    Counter,
     End,
     Ending,
     Last,
@@ -119,7 +121,9 @@ def duet_states() -> list[tuple[str, object]]:
     game = games.get("duet")
     out = []
     for script, mission in DUET_SCRIPTS.items():
-        state = game.start(game.card_from_code(DUET_CODE), games.Options(Mission.parse(mission)))
+        state = game.start(
+            game.card_from_code(DUET_CODE), games.Options().with_(MISSION, Mission.parse(mission))
+        )
         out.append((f"{script}/0", state))
         text = (GOLDEN / "scripts" / f"{script}.txt").read_text()
         for n, step in enumerate(game.script(text), 1):
@@ -161,8 +165,7 @@ def look_views() -> Iterator[tuple[str, SeatView]]:
             agents=agents,
             my_misses=mine,
             partner_misses=theirs,
-            turns_left=11,
-            mistakes_left=8,
+            counters=(Counter("turns", 11), Counter("mistakes", 8)),
             last=last,
         )
         for seat in (SeatId.A, SeatId.B):

@@ -8,7 +8,6 @@ quoted: the screens' names must be the rulebook's own.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from test_layouts import ALL_MOUNTS, says, view
 
 from keystand import screens
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
+from keystand.games.duet.settings import MISSION
 from keystand.layouts import MissionLabel, Stage, languages, panel, render
 from keystand.layouts import end as end_screen
 from keystand.layouts import play as play_screen
@@ -23,7 +23,7 @@ from keystand.layouts.i18n import mission, mission_forms, strings
 from keystand.layouts.text import fits
 from keystand.rules import Key, Mission, Seat, generate
 from keystand.rules.mission import NAMED
-from keystand.stand import Item, Menu, Stand
+from keystand.stand import Menu, Stand
 from keystand.store import Store
 
 RULEBOOK = {
@@ -143,10 +143,10 @@ def test_a_mission_chosen_on_the_end_screen_shows_on_both_end_screens(
         now = 1.0 + s.settings.reveal_delay + 1.0
         s.tick(now)
     s.handle(Press("A", KeyName.MENU, long=True), now)
-    s.menus[Seat.A].index = s.menus[Seat.A].items.index(Item.MISSION)
+    s.menus[Seat.A].index = s.menus[Seat.A].items.index(MISSION)
     for _ in range(3):  # 9-9 -> 10-10 -> 11-11 -> Moscow 8-8
         s.handle(Press("A", KeyName.MENU), now + 0.1)
-    assert s.settings.mission == Mission(8, 8)
+    assert s.settings.of(MISSION) == Mission(8, 8)
     s.handle(Press("A", KeyName.UNDO), now + 0.2)  # the menu closes: A's end screen again
     assert s.state is not None and s.state.phase.value == "over" and not s.menus
     for seat in Seat:
@@ -187,12 +187,12 @@ def test_the_end_screen_says_clue_new_game_when_nothing_else_was_chosen(tmp_path
 
 def test_a_seat_view_carries_the_mission_of_the_game_it_shows(tmp_path: Path) -> None:
     s = stand(tmp_path)
-    s.settings = replace(s.settings, mission=Mission.parse("cairo"))
+    s.settings = s.settings.choosing(MISSION, Mission.parse("cairo"))
     s.new_game()
     for seat in Seat:
         v = s.game.view(s.state, seat, screens.context(s, seat))
         assert v.mission == CAIRO and v.next_mission is None
-    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.MISSION))
+    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(MISSION))
     s.handle(Press("B", KeyName.MENU), 1.0)  # the next game's: the one in play stays Cairo
     v = s.game.view(s.state, Seat.A, screens.context(s, Seat.A))
     assert v.mission == CAIRO and v.next_mission is not None and v.next_mission != CAIRO

@@ -12,7 +12,8 @@ from dataclasses import replace
 import pytest
 
 from keystand import layouts
-from keystand.games import Context, get
+from keystand.games import Context, Options, get
+from keystand.games.duet.settings import MISSION
 from keystand.rules import Mission, Seat, parse_event
 
 
@@ -35,10 +36,10 @@ def test_the_next_mission_is_drawn_beside_the_last_input(
     spec = layouts.panel(model)
     after = Context(show_refusal=False)  # a refusal's seconds over: the input before it
     plain = duet.view(state, Seat.B, after)
-    told = duet.view(state, Seat.B, replace(after, next_mission=Mission(9, 5)))
+    told = duet.view(state, Seat.B, replace(after, chosen=Options().with_(MISSION, Mission(9, 5))))
     assert told.last is not None and told.next_mission is not None
     shown = layouts.render(told, spec, lang).tobytes()
     assert shown != layouts.render(plain, spec, lang).tobytes()
     # ... and the last input is still there: the same picture but for the mission.
-    other = duet.view(state, Seat.B, replace(after, next_mission=Mission(8, 8)))
+    other = duet.view(state, Seat.B, replace(after, chosen=Options().with_(MISSION, Mission(8, 8))))
     assert shown != layouts.render(other, spec, lang).tobytes()

@@ -20,6 +20,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.duet import views
+from keystand.games.duet.settings import MISSION, ORDER
 from keystand.journal import Journal
 from keystand.rules import Card, Seat, generate
 from keystand.rules.duet import Status
@@ -437,11 +438,11 @@ def test_the_menus_choices_survive_a_restart(tmp_path: Path) -> None:
     stand = Stand(Store(state), new_card=lambda: generate(1))
     stand.boot()
     assert stand.settings.lang == ("en", "ru")
-    assert str(stand.settings.mission) == "10-10" and stand.settings.loose_order
+    assert str(stand.settings.of(MISSION)) == "10-10" and stand.settings.of(ORDER)
     assert str(stand.state.mission) == "9-9"  # the game in play keeps its own
     panel = SimPanel("epd2in7_V2", rotation=90)
     # In Russian, and saying which mission the next game will be.
-    shown = views.for_seat(stand.state, Seat.B, Context(next_mission=stand.settings.mission))
+    shown = views.for_seat(stand.state, Seat.B, Context(chosen=stand.settings.options))
     assert shown.next_mission == screens.layouts.MissionLabel(None, "10-10")
     russian = screens.layouts.render(shown, screens.spec(panel), "ru")
     assert screens.render(stand, Seat.B, panel).tobytes() == russian.tobytes()

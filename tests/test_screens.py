@@ -19,6 +19,7 @@ from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context
 from keystand.games.classic import views as classic_views
 from keystand.games.duet import views
+from keystand.games.duet.settings import MISSION
 from keystand.layouts.menu import layout as menu_layout
 from keystand.rules import Key, Seat, generate
 from keystand.rules.classic_card import ClassicCard, ClassicKey
@@ -75,7 +76,7 @@ def test_history_is_read_once_per_visit(tmp_path: Path, monkeypatch: pytest.Monk
     reads = []
     real = s.store.history
     monkeypatch.setattr(s.store, "history", lambda limit=None: reads.append(1) or real(limit))
-    s.menus[Seat.B] = Menu(Seat.B, index=list(Item).index(Item.HISTORY))
+    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("B", KeyName.MENU), 1.0)
     for _ in range(3):
         view = screens.menu_view(s, Seat.B)
@@ -293,13 +294,13 @@ def test_the_history_pages_through_the_newest_games(tmp_path: Path) -> None:
 
     s = stand(tmp_path, 6)
     for turns in range(1, 17):  # 17 games left for a new one: each listed as abandoned
-        s.settings = replace(s.settings, mission=Mission(turns, 0))
+        s.settings = s.settings.choosing(MISSION, Mission(turns, 0))
         assert s.new_game()  # the one before it (the first, dealt at boot: 9-9) listed
-    s.menus[Seat.B] = Menu(Seat.B, index=list(Item).index(Item.HISTORY))
+    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("B", KeyName.MENU), 0.0)
     view = screens.menu_view(s, Seat.B)
     assert view.history is not None and len(view.history) == 16  # all, newest first
-    assert [g.mission for g in view.history] == [*(f"{t}-0" for t in range(15, 0, -1)), "9-9"]
+    assert [g.label for g in view.history] == [*(f"{t}-0" for t in range(15, 0, -1)), "9-9"]
     for panel in PANELS:  # each visit starts on the newest page
         s.handle(Press("B", KeyName.UNDO), 0.5)
         s.handle(Press("B", KeyName.MENU), 0.6)
@@ -310,10 +311,10 @@ def test_the_history_pages_through_the_newest_games(tmp_path: Path) -> None:
             v = screens.menu_view(s, Seat.B)
             page, count = layouts.menu.history_page(v, per)
             assert (page, count) == (k, pages)
-            seen += [g.mission for g in v.history[page * per : (page + 1) * per]]
+            seen += [g.label for g in v.history[page * per : (page + 1) * per]]
             drawn.add(screens.render(s, Seat.B, panel).tobytes())
             s.handle(Press("B", KeyName.PASS), 1.0)  # down: the older games
-        assert seen == [g.mission for g in view.history]  # every game, once, in order
+        assert seen == [g.label for g in view.history]  # every game, once, in order
         assert len(drawn) == pages
         assert layouts.menu.history_page(screens.menu_view(s, Seat.B), per)[0] == 0  # wrapped
         s.handle(Press("B", KeyName.CLUE), 2.0)  # up from the newest: the oldest page
@@ -333,7 +334,7 @@ def test_the_history_holds_the_newest_fifty_games(tmp_path: Path) -> None:
     s = stand(tmp_path, 7)
     for _ in range(55):
         assert s.new_game()
-    s.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.HISTORY))
+    s.menus[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("A", KeyName.MENU), 0.0)
     listed = [g["id"] for g in s.store.history()]
     assert [g["id"] for g in s.menus[Seat.A].history] == listed[:50]

@@ -6,14 +6,16 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from keystand import layouts, rules, screens
 from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
-from keystand.games import Context
+from keystand.games import Context, Options, Setting
 from keystand.games.duet import views
+from keystand.games.duet.settings import FIRST, MISSION, ORDER, SETTINGS
 from keystand.journal import JournalError, encode
 from keystand.rules import Card, Key, Mission, Seat, generate
 from keystand.rules.duet import Duet, Phase, Rejection, Status
@@ -172,13 +174,13 @@ def test_the_menu_sets_the_next_game(stand: Stand) -> None:
     stand.handle(Press("B", KeyName.PASS), 0.05)
     stand.handle(Press("B", KeyName.PASS), 0.07)
     stand.handle(Press("B", KeyName.PASS), 0.1)
-    assert stand.menus[Seat.B].item is Item.MISSION
+    assert stand.menus[Seat.B].item is MISSION
     stand.handle(Press("B", KeyName.MENU), 0.2)
     stand.handle(Press("B", KeyName.MENU), 0.3)
-    assert stand.settings.mission == Mission(11, 11)
+    assert stand.settings.of(MISSION) == Mission(11, 11)
     stand.handle(Press("B", KeyName.PASS), 0.4)  # order
     stand.handle(Press("B", KeyName.MENU), 0.5)
-    assert stand.settings.loose_order
+    assert stand.settings.of(ORDER)
     stand.handle(Press("B", KeyName.PASS), 0.55)  # first clue: left as it is
     stand.handle(Press("B", KeyName.PASS), 0.56)  # campaign: left as it is
     stand.handle(Press("B", KeyName.PASS), 0.57)  # new campaign: left as it is
@@ -208,8 +210,8 @@ def test_keys_of_the_seat_in_the_menu_do_not_reach_the_game(stand: Stand) -> Non
 
 
 def test_custom_mission_past_the_presets(stand: Stand) -> None:
-    stand.settings = Settings(mission=Mission(6, 6))  # the last preset
-    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
+    stand.settings = Settings().choosing(MISSION, Mission(6, 6))  # the last preset
+    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
     stand.handle(Press("A", KeyName.MENU), 0.0)
     assert stand.menus[Seat.A].editing == "turns"
     stand.handle(Press("A", KeyName.PASS), 0.1)  # 5 turns
@@ -217,7 +219,7 @@ def test_custom_mission_past_the_presets(stand: Stand) -> None:
     stand.handle(Press("A", KeyName.PASS), 0.3)
     stand.handle(Press("A", KeyName.PASS), 0.4)
     stand.handle(Press("A", KeyName.MENU), 0.5)
-    assert stand.settings.mission == Mission(5, 3)
+    assert stand.settings.of(MISSION) == Mission(5, 3)
     assert stand.menus[Seat.A].editing is None
 
 
@@ -226,7 +228,7 @@ def test_penalty_from_the_menu_takes_a_second_press(stand: Stand) -> None:
     while scrolling) changes nothing and asks again; the second one acts."""
     stand.handle(Act("clue", "A"), 0.0)
     before = stand.state
-    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.PENALTY))
+    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(Item.PENALTY))
     stand.handle(Press("A", KeyName.MENU), 0.1)
     assert stand.state == before and stand.menus[Seat.A].confirming
     assert screens.menu_view(stand, Seat.A).lines[stand.menus[Seat.A].index].value_key == (
@@ -315,11 +317,11 @@ def test_an_unreadable_journal_is_kept_aside_and_the_stand_still_boots(tmp_path:
 
 
 def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) -> None:
-    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
-    seen = [stand.settings.mission]
+    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
+    seen = [stand.settings.of(MISSION)]
     for t in range(7):
         stand.handle(Press("A", KeyName.MENU), float(t))
-        seen.append(stand.settings.mission)
+        seen.append(stand.settings.of(MISSION))
     assert seen == [
         Mission(9, 9),
         Mission(10, 10),
@@ -335,17 +337,17 @@ def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) 
     stand.handle(Press("A", KeyName.MENU), 9.0)  # mistakes kept: 6-6, custom, done
     assert stand.menus[Seat.A].editing is None
     stand.handle(Press("A", KeyName.MENU), 10.0)
-    assert stand.settings.mission == Mission(9, 9)  # round again
+    assert stand.settings.of(MISSION) == Mission(9, 9)  # round again
 
 
 def test_who_gives_the_first_clue_is_chosen_in_the_menu_and_journaled(
     stand: Stand, tmp_path: Path
 ) -> None:
-    stand.menus[Seat.B] = Menu(Seat.B, index=list(Item).index(Item.FIRST_CLUE))
+    stand.menus[Seat.B] = Menu(Seat.B, index=stand.menu_items().index(FIRST))
     stand.handle(Press("B", KeyName.MENU), 0.0)
-    assert stand.settings.first is Seat.B  # either -> this seat
+    assert stand.settings.of(FIRST) is Seat.B  # either -> this seat
     stand.handle(Press("B", KeyName.MENU), 0.1)
-    assert stand.settings.first is Seat.A  # -> the partner
+    assert stand.settings.of(FIRST) is Seat.A  # -> the partner
     stand.new_game()
     stand.handle(Press("B", KeyName.UNDO), 0.2)  # back out of the menu (closed by new game)
     stand.handle(Act("clue", "B"), 0.3)
@@ -462,22 +464,24 @@ def views_hint(stand: Stand, seat: Seat) -> str | None:
 
 
 def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: Stand) -> None:
-    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.MISSION))
+    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
     for t in range(4):  # 9-9 -> 10-10 -> 11-11 -> Moscow 8-8 -> Cairo 9-5
         stand.handle(Press("A", KeyName.MENU), float(t))
-    assert stand.settings.mission == Mission(9, 5)
-    line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
-    assert line.next_game and line.mission == ("cairo", "9-5")
+    assert stand.settings.of(MISSION) == Mission(9, 5)
+    line = screens.menu_view(stand, Seat.A).lines[stand.menu_items().index(MISSION)]
+    assert line.next_game and line.named == ("cairo", "9-5")
     stand.menus.clear()
     assert stand.state is not None and stand.state.mission == Mission(9, 9)
     for seat in Seat:
-        v = views.for_seat(stand.state, seat, Context(next_mission=stand.settings.mission))
+        v = views.for_seat(stand.state, seat, Context(chosen=stand.settings.options))
         assert v.next_mission == layouts.MissionLabel("cairo", "9-5")
         assert layouts.play.note_key(v) == "next_mission"
     # Drawn in each language, by the mission's name there.
     drawn = {
         lang: layouts.render(
-            views.for_seat(stand.state, Seat.A, Context(next_mission=Mission(9, 5))),
+            views.for_seat(
+                stand.state, Seat.A, Context(chosen=Options().with_(MISSION, Mission(9, 5)))
+            ),
             layouts.panel("epd2in9_V2", 90),
             lang,
         ).tobytes()
@@ -490,37 +494,38 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
     assert layouts.i18n.mission("de", "cairo", "9-5") == "Kairo 9-5"
     assert stand.new_game()
     assert stand.state.mission == Mission(9, 5)
-    v = views.for_seat(stand.state, Seat.B, Context(next_mission=stand.settings.mission))
+    v = views.for_seat(stand.state, Seat.B, Context(chosen=stand.settings.options))
     assert v.next_mission is None  # applied: nothing more to announce
     stand.menus[Seat.A] = Menu(Seat.A)
-    line = screens.menu_view(stand, Seat.A).lines[list(Item).index(Item.MISSION)]
-    assert not line.next_game and line.mission == ("cairo", "9-5")
+    line = screens.menu_view(stand, Seat.A).lines[stand.menu_items().index(MISSION)]
+    assert not line.next_game and line.named == ("cairo", "9-5")
 
 
 def test_clue_order_and_first_clue_chosen_mid_game_show_as_next_game(stand: Stand) -> None:
     """The rules fix the order and the first clue at the start: chosen during a
     game they wait for the next one, and both seats' menus say so, as for a mission."""
 
-    def waits(seat: Seat) -> set[Item]:
+    def waits(seat: Seat) -> set[Setting[Any]]:
         opened = seat in stand.menus
         stand.menus.setdefault(seat, Menu(seat))
         lines = screens.menu_view(stand, seat).lines
         if not opened:
             del stand.menus[seat]
-        return {Item(line.item.value) for line in lines if line.next_game}
+        own = {s.item: s for s in SETTINGS}
+        return {own[line.item.value] for line in lines if line.next_game}
 
     assert waits(Seat.A) == waits(Seat.B) == set()
-    stand.menus[Seat.A] = Menu(Seat.A, index=list(Item).index(Item.ORDER))
+    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(ORDER))
     stand.handle(Press("A", KeyName.MENU), 0.0)
-    assert stand.settings.loose_order and not stand.state.loose_order  # not mid-game
-    assert waits(Seat.A) == waits(Seat.B) == {Item.ORDER}
-    stand.menus[Seat.A].index = list(Item).index(Item.FIRST_CLUE)
+    assert stand.settings.of(ORDER) and not stand.state.loose_order  # not mid-game
+    assert waits(Seat.A) == waits(Seat.B) == {ORDER}
+    stand.menus[Seat.A].index = stand.menu_items().index(FIRST)
     stand.handle(Press("A", KeyName.MENU), 1.0)  # either -> A
-    assert stand.settings.first is Seat.A and stand.state.first is None
-    assert waits(Seat.A) == waits(Seat.B) == {Item.ORDER, Item.FIRST_CLUE}
+    assert stand.settings.of(FIRST) is Seat.A and stand.state.first is None
+    assert waits(Seat.A) == waits(Seat.B) == {ORDER, FIRST}
     for t in (2.0, 3.0):  # A -> B -> either: as the game in play again
         stand.handle(Press("A", KeyName.MENU), t)
-    assert waits(Seat.A) == {Item.ORDER}
+    assert waits(Seat.A) == {ORDER}
     # A second clue in a row by A is still refused: the game in play alternates.
     stand.menus.clear()
     stand.handle(Act("clue", "A"), 4.0)
@@ -536,11 +541,14 @@ def test_nothing_waits_for_the_next_game_without_a_game_in_play(stand: Stand) ->
     from keystand.games import Options
     from keystand.menu import waiting
 
-    chosen = Settings(mission=Mission(9, 5), loose_order=True, first=Seat.B)
-    assert waiting(chosen, None) == frozenset()
-    assert waiting(chosen, chosen.options) == frozenset()
-    assert waiting(chosen, Options(Mission(9, 5), False, Seat.B)) == {Item.ORDER}
-    assert waiting(chosen, Options()) == {Item.MISSION, Item.ORDER, Item.FIRST_CLUE}
+    chosen = (
+        Settings().choosing(MISSION, Mission(9, 5)).choosing(ORDER, True).choosing(FIRST, Seat.B)
+    )
+    assert waiting(chosen, None, SETTINGS) == frozenset()
+    assert waiting(chosen, chosen.options, SETTINGS) == frozenset()
+    started = Options().with_(MISSION, Mission(9, 5)).with_(ORDER, False).with_(FIRST, Seat.B)
+    assert waiting(chosen, started, SETTINGS) == {ORDER}
+    assert waiting(chosen, Options(), SETTINGS) == {MISSION, ORDER, FIRST}
     # The end screen (the game over): the next game is dealt with them as they are.
     stand.state = stand.state.apply(stand.game.act_event(stand.state, "clue", Seat.A))[0]
     stand.settings = chosen

@@ -11,6 +11,8 @@ import pytest
 
 from keystand import games
 from keystand.drivers.inputs import KeyName, Press
+from keystand.games.classic.settings import NUMBERS, TIMER
+from keystand.games.duet.settings import FIRST, MISSION
 from keystand.menu import Do, Item, Menu
 from keystand.rules import Mission, Seat, generate
 from keystand.settings import Settings
@@ -132,7 +134,7 @@ def test_a_tick_that_saves_refused_settings_is_a_change_to_draw(
 
 def test_a_menu_key_is_a_choice_the_stand_carries_out() -> None:
     s = Settings()
-    menu = Menu(Seat.A, items=(Item.CLOSE, Item.GAME, Item.PENALTY, Item.FIRST_CLUE))
+    menu = Menu(Seat.A, items=(Item.CLOSE, Item.GAME, Item.PENALTY, FIRST))
     menu.index = 1
     assert menu.press(KeyName.MENU, s, playing=True).do is Do.STAY  # once more to leave
     other = menu.press(KeyName.MENU, s, playing=True)
@@ -142,23 +144,23 @@ def test_a_menu_key_is_a_choice_the_stand_carries_out() -> None:
     assert menu.press(KeyName.MENU, s, playing=True).do is Do.STAY
     assert menu.press(KeyName.MENU, s, playing=True).do is Do.PENALTY
     menu.press(KeyName.PASS, s, playing=True)
-    assert menu.press(KeyName.MENU, s, playing=True).settings.first is Seat.A
+    assert menu.press(KeyName.MENU, s, playing=True).settings.of(FIRST) is Seat.A
     assert menu.press(KeyName.UNDO, s, playing=True).do is Do.CLOSE
 
 
 def test_settings_load_what_they_save_and_keep_a_bad_value_out(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    chosen = Settings(
-        mission=Mission(7, 3), first=Seat.B, lang=("de", "ru"), timer=90, numbers=False
-    )
+    chosen = Settings(lang=("de", "ru")).choosing(TIMER, 90).choosing(NUMBERS, False)
+    chosen = chosen.choosing(MISSION, Mission(7, 3)).choosing(FIRST, Seat.B)
     assert Settings().loaded(chosen.saved()) == chosen
     bad = {**chosen.saved(), "timer": 61, "lang": ["en", "xx"], "numbers": "no"}
-    assert Settings().loaded(bad) == Settings(mission=Mission(7, 3), first=Seat.B)
+    kept = Settings().choosing(MISSION, Mission(7, 3)).choosing(FIRST, Seat.B)
+    assert Settings().loaded(bad) == kept
     assert "settings.json: timer 61" in caplog.text
     assert "settings.json: numbers 'no'" in caplog.text
     old = {k: v for k, v in chosen.saved().items() if k != "numbers"}  # before numbers
-    assert Settings().loaded(old).numbers is True
+    assert Settings().loaded(old).of(NUMBERS) is True
 
 
 def test_the_turn_timer_counts_a_turn_down_and_starts_again_for_the_next() -> None:

@@ -244,8 +244,7 @@ def test_a_view_carries_only_the_public_record_and_the_announcements():
         "clue_giver",
         "guesser",
         "armed",
-        "turns_left",
-        "mistakes_left",
+        "counters",  # the game's own: the tokens left in the bank (turns, mistakes)
         "nothing_left_for_me",
         "nothing_left_for_partner",
         "undo_asked",  # public: both saw a seat press undo

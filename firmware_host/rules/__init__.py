@@ -12,11 +12,11 @@ cannot name one by accident:
 >>> game, outcome = game.apply(Clue(Seat.A))
 """
 
+from ..grid import Grid
 from .card import AGENTS_TO_FIND, CELLS, DISTRIBUTION, SIZE, Card, Key, Seat, cell, row_col
 from .cardcode import CARD_COUNT, generate
 from .errors import CardCodeError, CardError, EventError, KeystandError, MissionError
 from .events import Clue, Event, Pass, Penalty, Touch, Undo, digits, parse_event
-from .grid import Grid
 from .mission import NAMED, STANDARD, Mission
 
 __all__ = [

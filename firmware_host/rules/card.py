@@ -11,8 +11,8 @@ import enum
 from collections import Counter
 from dataclasses import dataclass
 
+from ..grid import Grid
 from .errors import CardError
-from .grid import Grid
 
 GRID = Grid(5, 5)  # Duet's grid, and classic's
 CELLS = GRID.cells

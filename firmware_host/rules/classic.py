@@ -22,10 +22,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from .classic_card import ClassicCard, ClassicKey, Team
-from .classic_events import Clue, Event, Pass, Penalty, Timeout, Touch, Undo
+from .classic_events import Clue, Event, Pass, Penalty, Timeout, Touch
 from .core import BaseRejection, BaseRejectReason, Referee
 from .core import RejectedEvent as RejectedEvent  # `play` raises it (the core's)
 
@@ -198,31 +199,9 @@ class Classic(Referee[Event, Outcome, Rejection]):
 
     # ----- the step ------------------------------------------------------------------
 
-    def _step(self, event: Event) -> tuple[Classic, Outcome] | Rejection:
-        if self.phase is Phase.OVER:
-            return Rejection(event, RejectReason.GAME_OVER)
-        if isinstance(event, Touch):
-            result = self._touch(event)
-        elif isinstance(event, Clue):
-            result = self._clue(event)
-        elif isinstance(event, Pass):
-            result = self._pass(event)
-        elif isinstance(event, Penalty):
-            result = self._penalty(event)
-        elif isinstance(event, Timeout):
-            result = self._timeout(event)
-        else:
-            raise TypeError(f"not a classic event: {event!r}")
-        return Rejection(event, result) if isinstance(result, RejectReason) else result
-
     # Not in the rulebook: the stand's way to take back a stray touch, as in Duet.
     # Undo also reopens a game a stray touch ended.
-
-    def _undo_outcome(self, event: Undo) -> Outcome:
-        return Outcome(event, Result.UNDO, undone=self.made_by)
-
-    def _nothing_to_undo(self, event: Undo) -> Rejection:
-        return Rejection(event, RejectReason.NOTHING_TO_UNDO)
+    # (the core's undo: `OUTCOME` with `UNDONE`, and `NOTHING_TO_UNDO`)
 
     def _clue(self, event: Clue) -> tuple[Classic, Outcome] | RejectReason:
         if self.phase is Phase.GUESSING:
@@ -333,6 +312,21 @@ class Classic(Referee[Event, Outcome, Rejection]):
         return replace(
             self, status=Status.OVER, winner=winner, reason=reason, phase=Phase.OVER, clue=None
         )
+
+    # The core's dispatch and undo (rules.core), by these:
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    STEPS = MappingProxyType(
+        {Touch: _touch, Clue: _clue, Pass: _pass, Penalty: _penalty, Timeout: _timeout}
+    )
+    GAME = "classic"
+    REFUSED = Rejection
+    GAME_OVER = RejectReason.GAME_OVER
+    NOTHING_TO_UNDO = RejectReason.NOTHING_TO_UNDO
+    OUTCOME = Outcome
+    UNDONE = Result.UNDO
 
 
 def apply(state: Classic, event: Event) -> tuple[Classic, Outcome | Rejection]:

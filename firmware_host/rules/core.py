@@ -17,17 +17,23 @@ refused ones too, are a chain shared between states: appending one is O(1),
 where copying a tuple on every event made a game O(N^2).
 
 A game subclasses `Referee` with its event, outcome and rejection types and
-writes `_step` (every event but undo) and the two things undo needs from it:
-its outcome, and its refusal when there is nothing to undo.
+declares the rest as data: `STEPS`, each event type's step (a method of the
+game's: the game after the event and its outcome, or the refusal's reason),
+`REFUSED` (its rejection type), `GAME_OVER` and `NOTHING_TO_UNDO` (its reasons for
+an event after the end and an undo with nothing before it), `OUTCOME` and
+`UNDONE` (its outcome type and the result that says an event was undone), and
+whether the game is `over`. The core's `_step` dispatches by the table, refuses
+every event once the game is over, and builds undo's outcome and refusal; a game
+whose step is not a table writes `_step` (and undo's two hooks) itself.
 """
 
 from __future__ import annotations
 
 import enum
-from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from abc import ABC
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from .errors import KeystandError
 
@@ -118,20 +124,43 @@ class Referee(ABC, Generic[EventT, OutcomeT, RejectionT]):
     previous: Self | None = field(default=None, compare=False, repr=False, kw_only=True)
     made_by: EventT | None = field(default=None, compare=False, repr=False, kw_only=True)
 
-    # ----- what a game writes ----------------------------------------------------------
+    # ----- what a game declares --------------------------------------------------------
 
-    @abstractmethod
+    # Each event type's step: the game's method taking the event, returning the game
+    # after it and its outcome, or the reason (a BaseRejectReason) it is refused.
+    STEPS: ClassVar[Mapping[type, Callable[[Any, Any], Any]]] = {}
+    GAME: ClassVar[str] = ""  # how a malformed event's error names the game (its class)
+    REFUSED: ClassVar[type[BaseRejection]]  # its rejection type: (event, reason)
+    GAME_OVER: ClassVar[BaseRejectReason]  # any event but undo once the game is over
+    NOTHING_TO_UNDO: ClassVar[BaseRejectReason]  # undo at the start
+    OUTCOME: ClassVar[type]  # its outcome type: (event, result, undone=...)
+    UNDONE: ClassVar[enum.Enum]  # the outcome's result of an undo
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended: the core refuses every event but undo then."""
+        raise NotImplementedError(f"{type(self).__name__} declares no `over`")
+
     def _step(self, event: EventT) -> tuple[Self, OutcomeT] | RejectionT:
-        """The game after `event` (never an Undo) and its outcome, or the refusal;
-        raises TypeError for a value that is not one of the game's events."""
+        """The game after `event` (never an Undo) and its outcome, or the refusal, by
+        the game's `STEPS`; raises TypeError for a value that is not one of its events."""
+        step = self.STEPS.get(type(event))
+        if step is None:
+            raise TypeError(f"not a {self.GAME or type(self).__name__} event: {event!r}")
+        if self.over:
+            return cast(RejectionT, self.REFUSED(event, self.GAME_OVER))
+        result = step(self, event)
+        if isinstance(result, BaseRejectReason):
+            return cast(RejectionT, self.REFUSED(event, result))
+        return cast(tuple[Self, OutcomeT], result)
 
-    @abstractmethod
     def _undo_outcome(self, event: Undo) -> OutcomeT:
         """What undoing `made_by` did, in the game's terms."""
+        return cast(OutcomeT, self.OUTCOME(event, self.UNDONE, undone=self.made_by))
 
-    @abstractmethod
     def _nothing_to_undo(self, event: Undo) -> RejectionT:
         """The refusal of an undo at the start (or just after one undid everything)."""
+        return cast(RejectionT, self.REFUSED(event, self.NOTHING_TO_UNDO))
 
     # ----- the step --------------------------------------------------------------------
 

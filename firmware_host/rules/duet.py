@@ -22,10 +22,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from .card import AGENTS_TO_FIND, Card, Key, Seat
 from .core import BaseRejection, BaseRejectReason, Referee
-from .events import Clue, Event, Pass, Penalty, Touch, Undo
+from .events import Clue, Event, Pass, Penalty, Touch
 from .mission import STANDARD, Mission
 
 # The rules new games are played and journaled under; bump when a change would
@@ -326,29 +327,9 @@ class Duet(Referee[Event, Outcome, Rejection]):
 
     # ----- the step ------------------------------------------------------------------
 
-    def _step(self, event: Event) -> tuple[Duet, Outcome] | Rejection:
-        if self.phase is Phase.OVER:
-            return Rejection(event, RejectReason.GAME_OVER)
-        if isinstance(event, Touch):
-            result = self._touch(event)
-        elif isinstance(event, Clue):
-            result = self._clue(event)
-        elif isinstance(event, Pass):
-            result = self._pass(event)
-        elif isinstance(event, Penalty):
-            result = self._penalty(event)
-        else:
-            raise TypeError(f"not a Duet event: {event!r}")
-        return Rejection(event, result) if isinstance(result, RejectReason) else result
-
     # The stand's own addition: players take back a stray touch (both seats agree,
     # in the service). Undo also reopens a game a stray touch ended.
-
-    def _undo_outcome(self, event: Undo) -> Outcome:
-        return Outcome(event, Result.UNDO, undone=self.made_by)
-
-    def _nothing_to_undo(self, event: Undo) -> Rejection:
-        return Rejection(event, RejectReason.NOTHING_TO_UNDO)
+    # (the core's undo: `OUTCOME` with `UNDONE`, and `NOTHING_TO_UNDO`)
 
     def _clue_refusal(self, seat: Seat) -> RejectReason | None:
         if self.nothing_left_to_guess(seat.partner):
@@ -580,6 +561,18 @@ class Duet(Referee[Event, Outcome, Rejection]):
             sudden_death=self.sudden_death or phase is Phase.SUDDEN_DEATH,
             token_due=token_due,
         )
+
+    # The core's dispatch and undo (rules.core), by these:
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    STEPS = MappingProxyType({Touch: _touch, Clue: _clue, Pass: _pass, Penalty: _penalty})
+    REFUSED = Rejection
+    GAME_OVER = RejectReason.GAME_OVER
+    NOTHING_TO_UNDO = RejectReason.NOTHING_TO_UNDO
+    OUTCOME = Outcome
+    UNDONE = Result.UNDO
 
 
 def apply(state: Duet, event: Event) -> tuple[Duet, Outcome | Rejection]:

@@ -71,3 +71,14 @@ NAMED: dict[str, Mission] = {
     "bangkok": Mission(7, 7),
     "singapore": Mission(6, 6),
 }
+# The missions the menu steps through, in this order (then one's own T-M), and the
+# order the campaign lists its missions won in.
+PRESETS = (
+    Mission(9, 9),
+    Mission(10, 10),
+    Mission(11, 11),
+    NAMED["moscow"],
+    NAMED["cairo"],
+    NAMED["jakarta"],
+    NAMED["singapore"],
+)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 from keystand.rules import CardError, EventError, Grid, digits
 from keystand.rules.core import BaseRejection, BaseRejectReason, Referee, Undo
@@ -182,26 +183,21 @@ class Practice(Referee[Event, Outcome, Rejection]):
         agents = {i for i, k in enumerate(self.card.keys) if k is Key.AGENT}
         return len(agents - self.covered)
 
-    def _step(self, event: Event) -> tuple[Practice, Outcome] | Rejection:
-        if self.phase is Phase.OVER:
-            return Rejection(event, RejectReason.GAME_OVER)
-        if isinstance(event, Clue):
-            if self.phase is Phase.GUESSING:
-                return Rejection(event, RejectReason.GUESSING)
-            return replace(self, phase=Phase.GUESSING), Outcome(event, Result.CLUE)
-        if isinstance(event, Pass):
-            if self.phase is not Phase.GUESSING:
-                return Rejection(event, RejectReason.NO_CLUE)
-            return replace(self, phase=Phase.AWAITING_CLUE), Outcome(event, Result.PASS)
-        if isinstance(event, Touch):
-            return self._touch(event)
-        raise TypeError(f"not a practice event: {event!r}")
+    def _clue(self, event: Clue) -> tuple[Practice, Outcome] | RejectReason:
+        if self.phase is Phase.GUESSING:
+            return RejectReason.GUESSING
+        return replace(self, phase=Phase.GUESSING), Outcome(event, Result.CLUE)
 
-    def _touch(self, event: Touch) -> tuple[Practice, Outcome] | Rejection:
+    def _pass(self, event: Pass) -> tuple[Practice, Outcome] | RejectReason:
         if self.phase is not Phase.GUESSING:
-            return Rejection(event, RejectReason.NO_CLUE)
+            return RejectReason.NO_CLUE
+        return replace(self, phase=Phase.AWAITING_CLUE), Outcome(event, Result.PASS)
+
+    def _touch(self, event: Touch) -> tuple[Practice, Outcome] | RejectReason:
+        if self.phase is not Phase.GUESSING:
+            return RejectReason.NO_CLUE
         if event.cell in self.covered:
-            return Rejection(event, RejectReason.COVERED)
+            return RejectReason.COVERED
         key = self.card.keys[event.cell]
         state = replace(self, covered=self.covered | {event.cell})
         if key is Key.ASSASSIN:
@@ -215,8 +211,15 @@ class Practice(Referee[Event, Outcome, Rejection]):
             state = replace(state, phase=Phase.OVER, won=True)
         return state, Outcome(event, Result.AGENT, event.cell)
 
-    def _undo_outcome(self, event: Undo) -> Outcome:
-        return Outcome(event, Result.UNDO, undone=self.made_by)
+    # The core's dispatch and undo (keystand.rules.core), by these:
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
 
-    def _nothing_to_undo(self, event: Undo) -> Rejection:
-        return Rejection(event, RejectReason.NOTHING_TO_UNDO)
+    STEPS = MappingProxyType({Clue: _clue, Pass: _pass, Touch: _touch})
+    GAME = "practice"
+    REFUSED = Rejection
+    GAME_OVER = RejectReason.GAME_OVER
+    NOTHING_TO_UNDO = RejectReason.NOTHING_TO_UNDO
+    OUTCOME = Outcome
+    UNDONE = Result.UNDO

@@ -4,12 +4,21 @@ drawn at the practice grid's shape."""
 from __future__ import annotations
 
 from keystand.games import Context
-from keystand.layouts import End, Ending, Last, LastKind, Mark, SeatId, SeatView, Shape, Stage
+from keystand.layouts import (
+    Counter,
+    End,
+    Ending,
+    Last,
+    LastKind,
+    Mark,
+    SeatId,
+    SeatView,
+    Stage,
+)
 from keystand.rules import Seat
 
 from .rules import GRID, Key, Outcome, Phase, Practice, Rejection, Result, Touch
 
-SHAPE = Shape(GRID.rows, GRID.cols)
 _MARK = {Key.AGENT: Mark.AGENT, Key.ASSASSIN: Mark.ASSASSIN, Key.BYSTANDER: Mark.BYSTANDER}
 _STAGE = {
     Phase.AWAITING_CLUE: Stage.AWAITING_CLUE,
@@ -45,14 +54,12 @@ def for_seat(state: Practice, seat: Seat, context: Context) -> SeatView:
         agents=found,
         my_misses=missed,
         partner_misses=missed,
-        cannot_save=context.cannot_save,
-        input_lost=context.input_lost,
-        partner_panel_failed=context.partner_panel_failed,
-        hint=context.hint,
+        **context.notes(),  # the faults and the hint, as every game's screen has them
+        counters=(Counter("agents", state.agents_left),),  # its own: the agents left
         cursor=context.cursor if state.phase is Phase.GUESSING else None,
         last=_last(state.last if context.show_refusal else state.outcome),
         end=end,
-        grid=SHAPE,
+        grid=GRID,
     )
 
 

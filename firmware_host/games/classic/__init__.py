@@ -20,11 +20,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from keystand.drivers.inputs import InputEvent
-
-from ...rules import Grid, Seat
+from ...rules import Seat
 from ...rules import classic as rules
-from ...rules.card import GRID
 from ...rules.classic_card import OTHER_AGENTS, STARTING_AGENTS, ClassicCard
 from ...rules.classic_code import generate
 from ...rules.classic_events import (
@@ -39,28 +36,24 @@ from ...rules.classic_events import (
     Undo,
     parse_event,
 )
-from .. import (
-    ClueNumbers,
-    Context,
-    Game,
-    KeySides,
-    Options,
-    Played,
-    Step,
-    event_lines,
-    input_lines,
-    refused,
-)
+from .. import ClueNumbers, Context, Game, HistoryEntry, KeySides, Options
 from .roles import OPERATIVES, SPYMASTERS
+from .settings import NUMBERS, SETTINGS, TIMER
 
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
 
 
-class ClassicGame:
-    name: str = "classic"
-    rules_version: int = rules.RULES_VERSION
-    menu_items: tuple[str, ...] = (  # the shared entries where Duet has them
+# A history line's reason codes as a player reads them (`--json` keeps the codes).
+REASON_WORDS = {"assassin": "the assassin touched", "all_found": "all agents found"}
+
+
+class ClassicGame(Game[ClassicCard, rules.Classic, Event, rules.Outcome]):
+    name = "classic"
+    rules_version = rules.RULES_VERSION
+    card_type = ClassicCard
+    state_type = rules.Classic
+    menu_items = (  # the shared entries where Duet has them
         "close",
         "new_game",
         "penalty",
@@ -70,19 +63,16 @@ class ClassicGame:
         "history",
         "game",
     )
-    seat_names: tuple[tuple[str, Seat], ...] = (
-        ("spymasters", SPYMASTERS),
-        ("operatives", OPERATIVES),
-    )
-    grid: Grid = GRID
-    has_timer: bool = True  # the rulebook's variant; off unless the menu sets a length
-    choices: tuple[str, ...] = ()  # no mission, order or first clue
-    legend: str = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
+    seat_names = (("spymasters", SPYMASTERS), ("operatives", OPERATIVES))
+    settings = SETTINGS
+    turn_timer = TIMER  # the rulebook's variant; off unless the menu sets a length
+    words = ("classic", "spymaster", "operative", "red", "blue", "assassin")
+    legend = "R red, U blue, . bystander, X assassin: the tile on a covered word; · open"
     # "Dein Hinweis muss aus 1 Wort und 1 Zahl bestehen", 0 ("Null-Hinweis") and
     # "unbegrenzt" among them; choosing starts at 1, a clue for one word, the
     # rulebook's smallest that counts words.
-    clue_numbers: ClueNumbers | None = ClueNumbers(
-        (*(str(n) for n in range(MAX_NUMBER + 1)), UNLIMITED.value), "1"
+    clue_numbers = ClueNumbers(
+        (*(str(n) for n in range(MAX_NUMBER + 1)), UNLIMITED.value), "1", switch=NUMBERS
     )
 
     def parse_seat(self, text: str) -> Seat:
@@ -97,19 +87,10 @@ class ClassicGame:
         either = " or ".join(f"{name} ({seat.value})" for name, seat in self.seat_names)
         raise ValueError(f"seat {text!r}: a {self.name} seat is {either}")
 
-    def parse_card(self, text: str) -> ClassicCard:
-        return ClassicCard.parse(text)
-
-    def card_from_code(self, code: str) -> ClassicCard:
-        return ClassicCard.from_code(code)
-
     def generate(self, seed: int | None = None) -> ClassicCard:
         if seed is not None and seed < 0:
             raise ValueError(f"seed {seed}: expected 0 or more")
         return generate(None if seed is None else random.Random(seed))
-
-    def owns(self, thing: object) -> bool:
-        return isinstance(thing, ClassicCard | rules.Classic)
 
     def start(self, card: ClassicCard, options: Options | None = None) -> rules.Classic:
         return rules.Classic.start(card)
@@ -117,29 +98,8 @@ class ClassicGame:
     def parse_event(self, text: str) -> Event:
         return parse_event(text)
 
-    def script(self, data: bytes | str, *, source: str = "script") -> list[Step[Event]]:
-        return event_lines(data, parse_event, source=source)
-
-    def input_script(
-        self, data: bytes | str, *, source: str = "script"
-    ) -> list[tuple[int, InputEvent | float | Played[Event]]]:
-        # The team's events (clue red 2, pass blue, penalty 1 3) are classic's own.
-        return input_lines(data, parse_event, grid=self.grid, source=source)
-
-    def start_record(self, state: rules.Classic) -> dict[str, Any]:
-        return {"game": self.name, "rules": self.rules_version, "card": state.card.text}
-
-    def from_start_record(self, head: dict[str, Any]) -> rules.Classic:
-        return rules.Classic.start(ClassicCard.parse(str(head["card"])))
-
     def playing(self, state: rules.Classic) -> bool:
         return state.status is rules.Status.PLAYING
-
-    def options_of(self, state: rules.Classic) -> None:
-        return None  # no mission, order or first clue to choose
-
-    def cursor_seat(self, state: rules.Classic) -> None:
-        return None  # the operatives share one screen and one set of keys
 
     def quiet(self, state: rules.Classic) -> bool:
         return state.phase is rules.Phase.AWAITING_CLUE
@@ -169,19 +129,22 @@ class ClassicGame:
     ) -> dict[str, Any]:
         return rules.summary(state, rejected)
 
-    def history_entry(self, state: rules.Classic) -> dict[str, Any]:
+    def history_entry(self, state: rules.Classic) -> HistoryEntry:
         over = state.status is rules.Status.OVER
-        return {
-            "mission": "classic",
-            "result": "won" if over else "abandoned",  # classic always has a winner
-            "winner": state.winner.value if state.winner else None,
-            "reason": state.reason.value if state.reason else None,
-            "score": None,
-            "card_code": state.card.code,
-        }
+        return HistoryEntry(
+            self.name,
+            "won" if over else "abandoned",  # classic always has a winner
+            state.reason.value if state.reason else None,
+            card_code=state.card.code,
+            extra=(("winner", state.winner.value if state.winner else None),),
+        )
 
-    def score(self, state: rules.Classic) -> int | None:
-        return None
+    def ended_words(self, entry: dict[str, Any]) -> str:
+        """ "red won: all agents found", "red won: the assassin touched"."""
+        reason = entry.get("reason")
+        why = REASON_WORDS.get(str(reason), str(reason).replace("_", " ")) if reason else None
+        said = f"{entry['winner']} won" if entry.get("winner") else str(entry.get("result", "?"))
+        return f"{said}: {why}" if why else said
 
     def key_event(self, state: rules.Classic, seat: Seat, key: str) -> Event | None:
         team = state.turn
@@ -192,12 +155,6 @@ class ClassicGame:
         if key == "pass" and seat is OPERATIVES:
             return Pass(team)
         return None
-
-    def key_label(self, state: rules.Classic, seat: Seat, key: str) -> str | None:
-        event = self.key_event(state, seat, key)
-        if event is None or refused(state.apply(event)[1]):
-            return None
-        return "clue" if key == "clue" else "end_turn"
 
     def numbered_clue(self, state: rules.Classic, seat: Seat, number: str) -> Event | None:
         team = state.turn
@@ -263,16 +220,6 @@ class ClassicGame:
             f"starts ({STARTING_AGENTS} agents, {starting.other.value} {OTHER_AGENTS})",
         )
 
-    def text_board(self, state: rules.Classic) -> str:
-        """The table as the spymasters see it: the tile on each covered word."""
-        rows = []
-        grid = self.grid
-        for r in range(grid.rows):
-            cells = (grid.cell(r, c) for c in range(grid.cols))
-            marks = [state.card.key(i).value if i in state.covered else "·" for i in cells]
-            rows.append("  " + " ".join(marks))
-        return "\n".join(rows)
-
     def view(self, state: rules.Classic, seat: Seat, context: Context) -> AnyView:
         from . import views
 
@@ -280,7 +227,7 @@ class ClassicGame:
         return build(state, context)
 
 
-GAME: Game[ClassicCard, rules.Classic, Event, rules.Outcome] = ClassicGame()
+GAME = ClassicGame()
 
 
 def _field_text(key: str, value: object) -> str:

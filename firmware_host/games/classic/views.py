@@ -35,7 +35,6 @@ from ...layouts import (
     ClassicStage,
     Colour,
     OperativesView,
-    Shape,
     SpymastersView,
     Team,
     Win,
@@ -50,7 +49,7 @@ from .. import Context
 from .roles import OPERATIVES, ROLES, SPYMASTERS
 
 NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
-SHAPE = Shape(GRID.rows, GRID.cols)  # classic's grid, as the layouts take it
+SHAPE = GRID  # classic's grid: the layouts take it as it is
 
 _TEAM = {RulesTeam.RED: Team.RED, RulesTeam.BLUE: Team.BLUE}
 _COLOUR = {

@@ -1,5 +1,6 @@
-"""Codenames Duet behind the games seam: the rules of `keystand.rules`, the views
-of `keystand.views`, the JSON of `keystand.summary`.
+"""Codenames Duet behind the games seam: the rules of `keystand.rules` (`rules.duet`),
+its screens (`views`), its JSON (`summary`), its settings (`settings`: the
+mission, the clue order, the first clue).
 
 Seats: A and B, each with its own side of the key card. Keys: clue gives the
 clue (in sudden death "I am guessing"), pass ends the turn. Its journal start
@@ -17,12 +18,12 @@ from keystand.drivers.inputs import parse_script as parse_input_script
 from keystand.drivers.inputs.script import ScriptLineError
 
 from ... import rules
-from ...rules import Card, Grid, Mission, Seat
-from ...rules.card import GRID
+from ...rules import Card, Mission, Seat
 from ...rules.duet import READS_TABLE, RULES_VERSION, Duet, Outcome, Phase, Rejection, Status
 from ...script import ScriptError, parse_script
-from .. import ClueNumbers, Context, Game, KeySides, Options, Played, Step, refused
+from .. import Context, Game, HistoryEntry, KeySides, Options, Played, Step, refused
 from . import summary
+from .settings import FIRST, MISSION, ORDER, SETTINGS
 
 if TYPE_CHECKING:
     from keystand.layouts import AnyView
@@ -32,13 +33,15 @@ if TYPE_CHECKING:
 __all__ = ["GAME", "RULES_VERSION", "DuetGame"]
 
 
-class DuetGame:
-    name: str = "duet"
-    rules_version: int = RULES_VERSION
+class DuetGame(Game[Card, Duet, rules.Event, Outcome]):
+    name = "duet"
+    rules_version = RULES_VERSION
+    card_type = Card
+    state_type = Duet
     # The entries every game has keep their places (docs/screens.md "What a seat sees", the menu):
     # counted down from the top or up from the bottom, the same presses reach them
     # in every game; the game's own settings lie between.
-    menu_items: tuple[str, ...] = (
+    menu_items = (
         "close",
         "new_game",
         "penalty",
@@ -51,32 +54,21 @@ class DuetGame:
         "history",
         "game",
     )
-    seat_names: tuple[tuple[str, Seat], ...] = (("A", Seat.A), ("B", Seat.B))
-    grid: Grid = GRID
-    has_timer: bool = False  # Duet's time is its bank of turns
-    choices: tuple[str, ...] = ("mission", "loose_order", "first")
-    legend: str = summary.BOARD_LEGEND
-    clue_numbers: ClueNumbers | None = None  # a Duet clue has a number only said aloud
-
-    def parse_seat(self, text: str) -> Seat:
-        return Seat.parse(text)
-
-    def parse_card(self, text: str) -> Card:
-        return Card.parse(text)
-
-    def card_from_code(self, code: str) -> Card:
-        return Card.from_code(code)
+    settings = SETTINGS
+    legend = summary.BOARD_LEGEND
+    words = ("duet", "mission", "sudden", "assassin", "campaign")
+    # (no turn timer: Duet's time is its bank of turns; a clue's number is said aloud)
 
     def generate(self, seed: int | None = None) -> Card:
         return rules.generate(seed)
 
-    def owns(self, thing: object) -> bool:
-        return isinstance(thing, Card | Duet)
-
     def start(self, card: Card, options: Options | None = None) -> Duet:
         options = options or Options()
         return Duet.start(
-            card, options.mission, loose_order=options.loose_order, first=options.first
+            card,
+            options.get(MISSION),
+            loose_order=options.get(ORDER),
+            first=options.get(FIRST),
         )
 
     def parse_event(self, text: str) -> rules.Event:
@@ -88,6 +80,7 @@ class DuetGame:
     def input_script(
         self, data: bytes | str, *, source: str = "script"
     ) -> list[tuple[int, InputEvent | float | Played[rules.Event]]]:
+        # Duet's lines are the input drivers' own (clue A, pass B): played as inputs.
         try:
             return list(parse_input_script(data, source=source))
         except ScriptLineError as e:
@@ -121,7 +114,12 @@ class DuetGame:
         return state.status is Status.PLAYING
 
     def options_of(self, state: Duet) -> Options:
-        return Options(state.mission, state.loose_order, state.first)
+        return (
+            Options()
+            .with_(MISSION, state.mission)
+            .with_(ORDER, state.loose_order)
+            .with_(FIRST, state.first)
+        )
 
     def cursor_seat(self, state: Duet) -> Seat | None:
         if state.phase in (Phase.GUESSING, Phase.SUDDEN_DEATH):
@@ -150,22 +148,18 @@ class DuetGame:
     def turn_marks(self, state: Duet) -> frozenset[int]:
         return state.turn_marks
 
-    def last_outcome(self, state: Duet) -> Outcome | None:
-        return state.outcome
-
     def summary(self, state: Duet, rejected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
         return summary.state_json(state, rejected)
 
-    def history_entry(self, state: Duet) -> dict[str, Any]:
-        return {
-            "mission": str(state.mission),
-            "result": state.status.value if state.status.value != "playing" else "abandoned",
-            "reason": state.reason.value if state.reason else None,
-            "score": state.score,
-            "card_code": state.card.code,
-            "turns_used": state.turns_used,
-            "agents_found": state.agents_found,
-        }
+    def history_entry(self, state: Duet) -> HistoryEntry:
+        return HistoryEntry(
+            str(state.mission),  # the campaign counts a win under its mission
+            state.status.value if state.status.value != "playing" else "abandoned",
+            state.reason.value if state.reason else None,
+            state.score,
+            state.card.code,
+            (("turns_used", state.turns_used), ("agents_found", state.agents_found)),
+        )
 
     def score(self, state: Duet) -> int | None:
         return state.score
@@ -181,9 +175,6 @@ class DuetGame:
             return "end_turn"
         return "arm" if state.phase is Phase.SUDDEN_DEATH else "clue"
 
-    def numbered_clue(self, state: Duet, seat: Seat, number: str) -> rules.Event | None:
-        return None  # the stand keeps no count of a Duet clue's words
-
     def act_event(self, state: Duet, verb: str, seat: Seat | None) -> rules.Event | None:
         if verb == "clue" and seat is not None:
             return rules.Clue(seat)
@@ -191,20 +182,8 @@ class DuetGame:
             return rules.Pass(seat)
         return rules.Undo() if verb == "undo" else rules.Penalty()
 
-    def touch_event(self, state: Duet, row: int, col: int, *, penalty: bool) -> rules.Event:
-        return rules.Touch(row, col)
-
     def penalty_event(self, state: Duet) -> rules.Event | None:
         return rules.Penalty()
-
-    def turn_of(self, state: Duet) -> object:
-        return None
-
-    def timeout_event(self, state: Duet) -> rules.Event:
-        raise TypeError("Duet has no turn timer")
-
-    def timer_step(self, seconds: int) -> int:
-        return seconds
 
     def key_sides(self, card: Card) -> KeySides:
         return KeySides(
@@ -250,4 +229,4 @@ class DuetGame:
         return views.for_seat(state, seat, context)
 
 
-GAME: Game[Card, Duet, rules.Event, Outcome] = DuetGame()
+GAME = DuetGame()

@@ -20,6 +20,7 @@ screens of seat A and seat B of mirrored games are the same picture, turned.
 from __future__ import annotations
 
 from ...layouts import (
+    Counter,
     End,
     Ending,
     Last,
@@ -29,7 +30,6 @@ from ...layouts import (
     Repaired,
     SeatId,
     SeatView,
-    Shape,
     Stage,
     Who,
 )
@@ -37,9 +37,10 @@ from ...rules import Clue, Key, Mission, Pass, Penalty, Seat, Touch
 from ...rules.card import GRID
 from ...rules.duet import Duet, Outcome, Phase, Reason, Rejection, RejectReason, Result
 from .. import Context
+from .settings import MISSION
 
 NO_CONTEXT = Context()  # a bare view: no fault, no note, the end shown
-SHAPE = Shape(GRID.rows, GRID.cols)  # Duet's grid, as the layouts take it
+SHAPE = GRID  # Duet's grid: the layouts take it as it is
 _MARK = {Key.AGENT: Mark.AGENT, Key.ASSASSIN: Mark.ASSASSIN, Key.BYSTANDER: Mark.BYSTANDER}
 _STAGE = {
     Phase.AWAITING_CLUE: Stage.AWAITING_CLUE,
@@ -108,7 +109,7 @@ def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView
     last = state.last
     if not context.show_refusal and isinstance(last, Rejection):
         last = state.outcome  # its few seconds are over: the result before it is back
-    next_mission = context.next_mission
+    next_mission = context.chosen.get(MISSION) if context.chosen is not None else None
     return SeatView(
         seat=SeatId(seat.value),
         side=marks(state.card.side(seat)),
@@ -119,20 +120,16 @@ def for_seat(state: Duet, seat: Seat, context: Context = NO_CONTEXT) -> SeatView
         clue_giver=_who(state.clue_giver, seat),
         guesser=_who(state.guesser, seat),
         armed=_who(state.armed, seat) if state.phase is Phase.SUDDEN_DEATH else None,
-        turns_left=state.turns_left,
-        mistakes_left=state.mistakes_left,
+        counters=(Counter("turns", state.turns_left), Counter("mistakes", state.mistakes_left)),
         nothing_left_for_me=state.nothing_left_to_guess(seat),
         nothing_left_for_partner=state.nothing_left_to_guess(seat.partner),
         undo_asked=_who(context.undo_asked, seat),
-        cannot_save=context.cannot_save,
-        input_lost=context.input_lost,
-        partner_panel_failed=context.partner_panel_failed,
+        **context.notes(),  # the faults and the hint
         # The partner's clue is next and needs its side: the stand takes none until
         # its panel shows frames again (stand.held), and this screen says so.
         held=context.partner_panel_failed
         and state.phase is Phase.AWAITING_CLUE
         and state.clue_giver is seat.partner,
-        hint=context.hint,
         repaired=Repaired(context.repaired) if context.repaired else None,
         # Until the next game applies it: the end screen too says it (where it
         # says how to start that game).

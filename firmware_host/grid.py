@@ -4,8 +4,12 @@ Table cell i = `cols * row + col`, row 0 farthest from seat A, column 0 seat A's
 leftmost (docs/design.md "Table coordinates"). Seat A reads the table as it
 lies; seat B sits opposite and sees it a half turn round: table (r, c) at
 (rows - 1 - r, cols - 1 - c). A half turn keeps a grid's rows and columns, so
-both seats' screens have the game's shape. Each game names its grid (`Game.grid`);
-the host hands the numbers to the drivers and layouts, which know no `Grid`.
+both seats' screens have the game's shape. Each game names its grid (`Game.grid`).
+
+One type for every layer that speaks of a grid: the rules (`rules.Grid`), the
+games and the layouts (`layouts.Shape` is this class) import it, as they import
+`keystand.errors`; like it, it imports nothing. The drivers take the rows and
+columns as plain numbers.
 """
 
 from __future__ import annotations
@@ -44,6 +48,11 @@ class Grid:
                 f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})"
             )
         return self.cols * row + col
+
+    def check(self, what: str, cell: int | None) -> None:
+        """ValueError naming `what` when `cell` is off this grid."""
+        if cell is not None and not 0 <= cell < self.cells:
+            raise ValueError(f"{what} {cell} is off the grid (0..{self.cells - 1})")
 
     def row_col(self, index: int) -> tuple[int, int]:
         """The (row, col) of table cell `index`."""
