@@ -303,7 +303,7 @@ def _vouched(buf: bytes) -> tuple[Record, int] | None:
     data = got[0].data
     if data.get("t") != CHECKPOINT or data.get("size") != at or at == 0:
         return None
-    if data.get("crc") != "%08x" % zlib.crc32(memoryview(buf)[:at]):
+    if data.get("crc") != f"{zlib.crc32(memoryview(buf)[:at]):08x}":
         return None
     first = _sound(buf, 0, 0)
     return None if first is None else (first[0], at)
@@ -455,9 +455,7 @@ class Journal:
         self._broken: str | None = None  # why appending is no longer safe
 
     @classmethod
-    def open(
-        cls, path: Path, found: Found | None = None
-    ) -> tuple[Journal, list[Record], Recovery]:
+    def open(cls, path: Path, found: Found | None = None) -> tuple[Journal, list[Record], Recovery]:
         """Open (or create) the journal at `path`, repaired as `load` says (its
         checkpoints used: `Loaded.passed`). `found`: the file as a `look` at it
         found it, used if the file has not changed since (read once)."""
@@ -494,9 +492,7 @@ class Journal:
     def next_seq(self) -> int:
         return self._next_seq
 
-    def append(
-        self, data: dict[str, Any], *, checkpoint: dict[str, Any] | None = None
-    ) -> Record:
+    def append(self, data: dict[str, Any], *, checkpoint: dict[str, Any] | None = None) -> Record:
         """Write one record and fsync it; raises JournalError if the disk refuses.
 
         `checkpoint`: a checkpoint record follows it in the same write and fsync
@@ -512,7 +508,7 @@ class Journal:
         line = encode(record.seq, data)
         if checkpoint is not None:
             size, crc = self._size + len(line), zlib.crc32(line, self._crc)
-            vouch = {**checkpoint, "t": CHECKPOINT, "size": size, "crc": "%08x" % crc}
+            vouch = {**checkpoint, "t": CHECKPOINT, "size": size, "crc": f"{crc:08x}"}
             line += encode(record.seq + 1, vouch)
         try:
             written = os.write(self._fd, line)
