@@ -158,6 +158,11 @@ class Loaded:
         """How many records are kept (those passed over included)."""
         return self.records[-1].seq + 1 if self.records else 0
 
+    def all_records(self) -> tuple[Record, ...]:
+        """Every record kept, those passed over parsed too (from `journal`, the
+        bytes already read: no read of the file)."""
+        return load(self.journal).records if self.passed else self.records
+
     @property
     def dropped(self) -> bytes:
         """Every byte of the file that `journal` does not hold."""

@@ -53,7 +53,6 @@ from .journal import (
     cut,
     fsync_dir,
     keep_aside,
-    load,
     look,
 )
 from .rules import EventError
@@ -236,9 +235,7 @@ class Store:
                     f"record {records[marks[-1]].seq}: a checkpoint the rules cannot replay: "
                     "the whole journal replayed"
                 )
-            if loaded.passed:  # from the bytes already read, each record this time
-                records = list(load(loaded.journal).records)
-            records = records[1:]
+            records = list(loaded.all_records()[1:])  # each record this time
         for record in records:
             if record.data.get("t") in ("end", CHECKPOINT):
                 continue

@@ -270,6 +270,7 @@ def _check(
                 problems.append(("changed", f"game {old_id} archived with {tail}"))
     if new_id is not None and new_id != old_id:
         problems += oracle.walk(now[:1], now[1:], plan.fresh, skips=chain.skips)
+    problems += oracle.checkpoints(now)
     added = len(now) - (len(before.records) if new_id == old_id else 1) if now else 0
     with lock:
         tally.add("events_checked", max(added, 0))
