@@ -25,7 +25,7 @@ replays the checkpoint's events and those records; a checkpoint it cannot use
 replayed, from the bytes already read. A checkpoint is written once at least
 `checkpoint_every` records and as many as its own events have followed the last
 one, so checkpoints at most double a journal, and a start replays fewer than
-twice the game's own events and `checkpoint_every` records.
+twice the game's own events plus `checkpoint_every` records (docs/reliability.md).
 """
 
 from __future__ import annotations

@@ -155,8 +155,12 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     for model in results["models"]:
         assert f"| {model} |" in markdown.split("Zero 2 W (estimate)")[1]
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
-    # and classic's four; then three cold starts against their floors and the memory.
-    assert len(results["goals"]) == 4 * (7 + 4) + 5
+    # and classic's four; then three cold starts against their floors, resume at
+    # 10,000 records against 10, and the memory.
+    assert len(results["goals"]) == 4 * (7 + 4) + 6
+    res = results["resume"]
+    assert res["records"][0] == 10 and res["records"][1] >= 10_000
+    assert res["ratio"] == round(res["ms"][1] / res["ms"][0], 2)
     for command in ("run", "card new", "play"):
         c = results["cold_start"][command]
         assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0
