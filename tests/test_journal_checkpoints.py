@@ -155,7 +155,9 @@ def test_a_checkpointed_resume_is_a_full_replay_at_every_cut(
         has_mark = b'"t":"checkpoint"' in cut
         assert (found.loaded.passed > 0) == has_mark  # the start used the checkpoint
         used += has_mark
-        resumed = Store(root).resume()
+        store = Store(root)
+        resumed = store.resume()
+        store.close()
         assert resumed is not None and resumed.skipped == ()
         assert_same_game(resumed.state, full_replay(cut))
     assert used > 0
@@ -205,7 +207,9 @@ def test_a_checkpoint_the_rules_cannot_replay_is_passed_over(tmp_path: Path) -> 
     root = tmp_path / "r"
     root.mkdir()
     (root / "current.journal").write_bytes(spoiled)
-    resumed = Store(root).resume()
+    store = Store(root)
+    resumed = store.resume()
+    store.close()
     assert resumed is not None and resumed.recovery.clean
     assert resumed.skipped == (
         f"record {n}: a checkpoint the rules cannot replay: the whole journal replayed",
