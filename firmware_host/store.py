@@ -19,10 +19,11 @@ Resume does not grow with the journal: now and then an event's record is
 followed, in the same write, by a checkpoint (`journal.CHECKPOINT`) holding the
 game's events as they stand, undo churn left out (each state's `previous`
 chain: the events an undo can still take back), and vouching for the bytes
-before it. A start parses record 0 and the records from the last checkpoint on,
-replays the checkpoint's events and those records; a checkpoint it cannot use
-(its events refused by the rules in force) is passed over and the whole journal
-replayed, from the bytes already read. A checkpoint is written once at least
+before it. A start whose journal holds the bytes the last checkpoint vouches for
+parses record 0 and the records from that checkpoint on, and replays its events
+and those records; else every record, checkpoints passed over. A checkpoint it
+cannot use (its events refused by the rules in force) is passed over and the
+whole journal replayed, from the bytes already read. A checkpoint is written once at least
 `checkpoint_every` records and as many as its own events have followed the last
 one, so checkpoints at most double a journal, and a start replays fewer than
 twice the game's own events plus `checkpoint_every` records (docs/reliability.md).
@@ -225,14 +226,17 @@ class Store:
         except (KeyError, ValueError) as e:  # CardError, MissionError, GameError: ValueErrors
             raise JournalError(f"{self.current_path}: start record unusable ({e})") from e
         skipped = []
-        marks = [n for n, r in enumerate(records) if r.data.get("t") == CHECKPOINT]
-        resumed = _from_checkpoint(game, state, records[marks[-1]]) if marks else None
+        # Only the checkpoint the loader checked the bytes before it against (record
+        # `passed`, right after the start record): another one in the records may
+        # follow damage, a crafted record, or a record the rules now refuse, and
+        # only the records themselves say what the game is then.
+        resumed = _from_checkpoint(game, state, records[1]) if loaded.passed else None
         if resumed is not None:
-            state, records = resumed, records[marks[-1] + 1 :]
+            state, records = resumed, records[2:]
         else:
-            if marks:
+            if loaded.passed:
                 skipped.append(
-                    f"record {records[marks[-1]].seq}: a checkpoint the rules cannot replay: "
+                    f"record {loaded.passed}: a checkpoint the rules cannot replay: "
                     "the whole journal replayed"
                 )
             records = list(loaded.all_records()[1:])  # each record this time

@@ -85,8 +85,10 @@ store that resumes it; a stat checks in between that the file is the one read
 from the end: if that is a sound record and the bytes before it have its size and
 CRC-32, every record before it is as written (one CRC-32 over them finds accidental
 damage as their own CRCs do), and only record 0 and the records from the checkpoint on are
-parsed. Anything else (no checkpoint; the checkpoint, a byte before it, a line end
-or a CRC's case changed) is read record by record as without checkpoints: the
+parsed, and the game replayed from that checkpoint. Anything else (no checkpoint;
+the checkpoint, a byte before it, a line end or a CRC's case changed) is read and
+replayed record by record as without checkpoints, every checkpoint passed over
+(only the records say what the game is after damage or a crafted record): the
 same records kept, the same bytes cut, the same copies aside, the same log line
 (tested on a bit flipped in every byte, capital CRC digits in every record, every
 cut of the tail). A journal written before checkpoints loads and replays as it
@@ -113,7 +115,10 @@ journal on a repair, and settings.json, campaign.json, grid.json and the history
 run` from exec to its first frame on a state dir whose game in play has 10 records
 and on one whose game has 10,000 (0.9 MB of undo churn), the runs taken in turn:
 their ratio, goal 1.2x. Before checkpoints a start spent about 70 µs per record
-(+707 ms at 10,000) and read and replayed the journal twice."""
+(+707 ms at 10,000) and read and replayed the journal twice. What still grows with
+the journal is its file, append-only: read in one piece and checked in one CRC-32
+pass at a start (about 7 ms in all at 10,000 records here, in-process, against
+1.1 s before; a Pi's SD card adds its read of the bytes)."""
 
 
 def one_line(figures: dict[str, Any]) -> str:

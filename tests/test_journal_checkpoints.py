@@ -35,6 +35,7 @@ CLASSIC = ROOT / "golden" / "classic" / "scripts"
 DUET_CODE = "YAKM-S9ED-D1RD"  # the goldens' card (tests/test_layouts.py)
 CLASSIC_CODE = "9CY-EPF-ZXQ"  # tests/test_classic_screens.py
 MISSIONS = {"sudden": "2-1", "missed": "1-0"}  # as tests/test_layouts.py plays them
+AT = "2026-01-01T12:00:00+0000"
 
 
 def golden_scripts() -> list[tuple[str, str]]:
@@ -215,6 +216,33 @@ def test_a_checkpoint_the_rules_cannot_replay_is_passed_over(tmp_path: Path) -> 
         f"record {n}: a checkpoint the rules cannot replay: the whole journal replayed",
     )
     assert_same_game(resumed.state, full_replay(spoiled))
+
+
+@pytest.mark.parametrize(
+    ("spot", "record"),
+    [(1, {"t": "event", "e": "touch 4 4", "at": AT}), (2, {"t": "alien", "x": [1]})],
+)
+def test_a_checkpoint_after_a_record_crafted_in_place_of_another_is_not_used(
+    tmp_path: Path, spot: int, record: dict[str, Any]
+) -> None:
+    """A sound record put in place of one before a checkpoint (its CRC made to fit):
+    the checkpoint no longer vouches for those bytes, so the records say what the
+    game is, as without checkpoints (make soak's crafted damage found this)."""
+    start = start_of("duet", "won")
+    data = journaled(tmp_path / "w", start, churned("duet", "won"), 4)
+    lines = data.splitlines(keepends=True)
+    crafted = encode(spot, record)
+    spoiled = b"".join([*lines[:spot], crafted, *lines[spot + 1 :]])
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "current.journal").write_bytes(spoiled)
+    assert look(root / "current.journal").loaded.passed == 0
+    store = Store(root)
+    resumed = store.resume()
+    store.close()
+    assert resumed is not None
+    assert_same_game(resumed.state, full_replay(spoiled))
+    assert resumed.state != full_replay(data)  # the crafted record does change the game
 
 
 def test_the_start_parses_a_bounded_number_of_records_and_checkpoints_at_most_double_it(
