@@ -11,7 +11,9 @@ AT_LEAST = {"kill": ("cuts", 1000), "damage": ("variants", 10000)}
 WHAT = {
     "kill": "SIGKILL chains: `keystand run` killed at random moments and started again on the "
     "same state dir, across the builds (desktop; minimal, touch-serial, touch-mpr121 "
-    "emulated) and both games. After each cut every frame a panel finished showing "
+    "emulated) and both games; the `-long` chains start on a game of 300 records of undo "
+    "churn with its checkpoints, so each start resumes through one and runs write more. "
+    "After each cut every frame a panel finished showing "
     "(`--shown-log`) is in its game's journal; every record sound before the run is there "
     "unchanged; what the run journaled is a prefix of what its script makes of the game "
     "(soak/oracle.py); each checkpoint holds the game the records before it replay; "
