@@ -34,6 +34,9 @@ COLD_GOALS = (
     ("card new", 1.2, "the library dealing the card"),
     ("play", 1.2, "the library playing the script"),
 )
+# Resume does not grow with the journal (checkpoints, docs/reliability.md): the
+# first frame with a 10,000-record journal against a 10-record one.
+RESUME_GOAL = 1.2
 
 
 def _waveform(g: dict[str, Any]) -> str:
@@ -134,6 +137,13 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
             f"refresh {_f(n['refresh_ms'])} ms)",
             n["total_ms"] <= boot.NEW_GAME_GOAL_S * 1e3,
         )
+    res = r["resume"]
+    goal(
+        f"resume: `keystand run` to its first frame with a {res['records'][1]:,}-record "
+        f"journal within {RESUME_GOAL:g}x of a {res['records'][0]}-record one",
+        f"{res['ratio']:.2f}x ({res['ms'][1]:g} ms; {res['ms'][0]:g} ms)",
+        res["ratio"] <= RESUME_GOAL,
+    )
     goal("under 60 MB resident", f"{r['peak_rss_mb']:g} MB", r["peak_rss_mb"] < 60)
     w = r["worst_script"]
     goal(
@@ -442,6 +452,14 @@ def markdown(r: dict[str, Any]) -> str:
             f"{_f(r['first_frame_ms'])} ms (runs: "
             + ", ".join(_f(x) for x in r["first_frame_runs_ms"])
             + ")",
+        ),
+        _row(
+            f"resume: `keystand run` from exec to the first frame, the game in play "
+            f"journaled in {r['resume']['records'][0]} / {r['resume']['records'][1]:,} records "
+            f"({r['resume']['journal_bytes']:,} bytes: one game's undo churn), medians of "
+            "runs taken in turn (bench/resume.py)",
+            f"{_f(r['resume']['ms'][0])} / {_f(r['resume']['ms'][1])} ms: "
+            f"{r['resume']['ratio']:.2f}x",
         ),
         _row(
             "import time (`python -X importtime`, cumulative): keystand.cli / "

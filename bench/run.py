@@ -8,8 +8,9 @@ Touch to visible per panel model (our policy and the naive way, on recorded
 Duet games at table pace and in bursts; our policy on recorded classic games,
 fewer of them to keep the run short), SPI and GPIO writes per frame (our HAL and
 the vendor's stock path), refreshes per game, render time, cold start, import
-time, peak memory, and an estimate for a Raspberry Pi Zero 2 W. `--tiny` runs
-everything on the smallest input (the tests do, so this script cannot rot).
+time, resume at 10 and 10,000 journal records, peak memory, and an estimate for
+a Raspberry Pi Zero 2 W. `--tiny` runs everything on the smallest input (the
+tests do, so this script cannot rot).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import latency
 import panels
 import reference
 import report
+import resume
 import startup
 from machine import machine
 
@@ -361,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     results["cold_start"] = startup.cold_starts(3 if args.tiny else 9)
     results["first_frame_ms"] = results["cold_start"]["run"]["ms"]
     results["first_frame_runs_ms"] = results["cold_start"]["run"]["runs_ms"]
+    results["resume"] = resume.resume(3 if args.tiny else 9)
     results["peak_rss_mb"] = round(startup.peak_rss_mb(), 1)
     worst = 1024 * 1024 if args.tiny else SCRIPT_CAP
     results["worst_script"] = {

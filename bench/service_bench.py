@@ -106,7 +106,7 @@ def bench_restart(events: int) -> None:
         for k in range(events):
             event = Clue(Seat.A) if k % 3 == 0 else RTouch.at(k % 25)
             state, _ = state.apply(event)
-            store.record(event)
+            store.record(event, state)
         store.close()
         times = []
         for _ in range(10):

@@ -28,6 +28,16 @@ On open (`load` reads the bytes, `Journal.open` repairs the file):
   0x20 turns "a" into "A" and nothing else): the record is sound and kept, its
   CRC written again in small letters (the file replaced whole, as a line end is);
   the log says so.
+
+Checkpoints (written by the store, `Journal.append(..., checkpoint=...)`): a record
+`{"t": "checkpoint", "size": N, "crc": "hhhhhhhh", ...}` says that the file's first
+N bytes, whose CRC-32 is that, are the records before it as they were written. A
+start (`load(buf, checkpoints=True)`) that finds the last checkpoint sound and the
+bytes before it unchanged has checked every one of those records at once (one
+CRC over them): it parses record 0 and the records from the checkpoint on, no
+others. Anything else (no checkpoint, the checkpoint or a byte before it changed)
+is read record by record as above, so a damaged journal is found and repaired
+exactly as without checkpoints, and a journal without them loads as it always did.
 """
 
 from __future__ import annotations
@@ -46,6 +56,7 @@ from .rules import KeystandError
 MAGIC = b"KS1"
 _HEAD = len(MAGIC) + 1 + 8 + 1 + 6 + 1 + 8 + 1  # "KS1 " seq " " length " " crc " "
 MAX_PAYLOAD = 999_999
+CHECKPOINT = "checkpoint"  # a record's "t": it vouches for the bytes before it (`load`)
 
 
 class JournalError(KeystandError, OSError):
@@ -138,6 +149,19 @@ class Loaded:
     cuts: tuple[Cut, ...] = ()
     bare: bool = False  # the file ended right after the last record, before its line end
     recased: tuple[int, ...] = ()  # kept records whose CRC has a capital hex digit
+    # Records 1 .. passed-1 are kept but not in `records`: a checkpoint (record
+    # `passed`, the next in `records` after record 0) vouched for them whole.
+    passed: int = 0
+
+    @property
+    def count(self) -> int:
+        """How many records are kept (those passed over included)."""
+        return self.records[-1].seq + 1 if self.records else 0
+
+    def all_records(self) -> tuple[Record, ...]:
+        """Every record kept, those passed over parsed too (from `journal`, the
+        bytes already read: no read of the file)."""
+        return load(self.journal).records if self.passed else self.records
 
     @property
     def dropped(self) -> bytes:
@@ -159,7 +183,7 @@ class Loaded:
         said = [str(c) for c in self.cuts]
         if self.bare:
             said.append(
-                f"record {len(self.records) - 1} is sound and kept; the file ended before "
+                f"record {self.count - 1} is sound and kept; the file ended before "
                 "its line end, which was written"
             )
         if self.recased:
@@ -213,21 +237,28 @@ class Recovery:
         return self.loaded.reason
 
 
-def load(buf: bytes) -> Loaded:
+def load(buf: bytes, *, checkpoints: bool = False) -> Loaded:
     """The records of a journal file's bytes and how to repair it; pure (reads
     and writes nothing, never raises), so it can be called on any bytes at all.
 
     `records` are the records kept (in sequence from 0), `journal` the file as
     `Journal.open` leaves it, `dropped` the bytes it cuts, `damaged` whether it
     first keeps the whole file aside, `reason` the log line (without the copy's
-    name)."""
+    name). `checkpoints`: the records the last checkpoint vouches for are kept
+    without being parsed (`Loaded.passed`); what is kept, cut and said is the same."""
     records: list[Record] = []
     lines: list[bytes] = []
     cuts: list[Cut] = []
     recased: list[int] = []
     offset, ended = 0, True  # ended: the last record kept was followed by its line end
+    seq, passed = 0, 0  # seq: the next record's number
+    vouched = _vouched(buf) if checkpoints else None
+    if vouched is not None:
+        first, offset = vouched
+        records.append(first)
+        lines.append(buf[:offset])
+        seq = passed = int(buf[offset + 4 : offset + 12])
     while offset < len(buf):
-        seq = len(records)
         got = _sound(buf, offset, seq)
         if got is not None:
             if not ended:  # right after the last record's payload: its line end is lost
@@ -241,6 +272,7 @@ def load(buf: bytes) -> Loaded:
             lines.append(line)
             ended = buf[end : end + 1] == b"\n"
             offset = end + ended
+            seq += 1
             continue
         # Past bytes that are no record, pick up again at record `seq`; past a
         # sound record of another number (two records claim one place), never:
@@ -253,7 +285,33 @@ def load(buf: bytes) -> Loaded:
         cuts.append(Cut(offset, buf[offset:stop], seq, ended, tail, torn))
         offset, ended = stop, True
     bare = bool(records) and not ended
-    return Loaded(tuple(records), b"".join(lines), tuple(cuts), bare, tuple(recased))
+    return Loaded(tuple(records), b"".join(lines), tuple(cuts), bare, tuple(recased), passed)
+
+
+def _vouched(buf: bytes) -> tuple[Record, int] | None:
+    """Record 0 and where the last checkpoint starts, if that checkpoint is sound
+    and the bytes before it are those it vouches for (their size and CRC-32):
+    then every record before it is sound, in sequence, each on its own line, as
+    written. None otherwise (the caller reads record by record).
+
+    The checkpoint is found from the end: its "t" is its payload's last key, and
+    no payload holds a line end (JSON escapes it), so its line starts after the
+    line end before it."""
+    mark = buf.rfind(b'"t":"%s"}' % CHECKPOINT.encode())
+    if mark < 0:
+        return None
+    at = buf.rfind(b"\n", 0, mark) + 1
+    head = _HEAD_FORM.fullmatch(buf, at, at + _HEAD)
+    got = None if head is None else _sound(buf, at, int(head[1]))
+    if got is None or got[1] <= mark:
+        return None
+    data = got[0].data
+    if data.get("t") != CHECKPOINT or data.get("size") != at or at == 0:
+        return None
+    if data.get("crc") != f"{zlib.crc32(memoryview(buf)[:at]):08x}":
+        return None
+    first = _sound(buf, 0, 0)
+    return None if first is None else (first[0], at)
 
 
 # The CRC's hex digits in either case: keystand writes them small, but a bit flip
@@ -344,6 +402,37 @@ def read(path: Path) -> tuple[list[Record], int, bool]:
     return list(loaded.records), len(loaded.journal), loaded.damaged
 
 
+@dataclass(frozen=True)
+class Found:
+    """A journal file as one read found it (its bytes loaded, checkpoints used),
+    and the file's identity then: a start reads the journal once, to choose the
+    game and to resume it (`Journal.open(path, found)`), unless it changed between."""
+
+    path: Path
+    stamp: tuple[int, ...]  # device, inode, size, mtime and ctime (ns)
+    data: bytes
+    loaded: Loaded
+
+    def current(self) -> bool:
+        """Whether the file is still the one read (a stat, no read)."""
+        try:
+            return _stamp(os.stat(self.path)) == self.stamp
+        except OSError:
+            return False
+
+
+def look(path: Path) -> Found:
+    """Read the journal at `path` once, with its identity (OSError if it cannot be)."""
+    with open(path, "rb") as f:
+        stamp = _stamp(os.fstat(f.fileno()))
+        data = f.read()
+    return Found(path, stamp, data, load(data, checkpoints=True))
+
+
+def _stamp(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def fsync_dir(path: Path) -> None:
     """Make a file created or renamed in `path` durable."""
     fd = os.open(path, os.O_RDONLY)
@@ -367,16 +456,20 @@ class Journal:
         self._crc = crc
         self._size_before_last: int | None = None  # for take_back_last
         self._crc_before_last = crc
+        self._seq_before_last = next_seq
         self._broken: str | None = None  # why appending is no longer safe
 
     @classmethod
-    def open(cls, path: Path) -> tuple[Journal, list[Record], Recovery]:
-        """Open (or create) the journal at `path`, repaired as `load` says."""
+    def open(cls, path: Path, found: Found | None = None) -> tuple[Journal, list[Record], Recovery]:
+        """Open (or create) the journal at `path`, repaired as `load` says (its
+        checkpoints used: `Loaded.passed`). `found`: the file as a `look` at it
+        found it, used if the file has not changed since (read once)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         recovery = Recovery()
-        if path.exists():
-            buf = path.read_bytes()
-            loaded = load(buf)
+        if found is None or found.path != path or not found.current():
+            found = look(path) if path.exists() else None
+        if found is not None:
+            buf, loaded = found.data, found.loaded
             copy = keep_aside(path) if loaded.damaged else None
             # A torn tail was never shown, but random damage can look torn: its
             # bytes are kept too (a copy costs nothing; a loss cannot be undone).
@@ -390,7 +483,7 @@ class Journal:
                 if len(buf) > len(loaded.journal):
                     cut(path, len(loaded.journal))
             else:  # a line end to write again, maybe records after it
-                rewrite(path, loaded.journal)
+                atomic_write(path, loaded.journal)
             recovery = Recovery(loaded, copy, torn_copy, recased_copy)
         records = list(recovery.loaded.records)
         created = not path.exists()
@@ -398,14 +491,18 @@ class Journal:
         if created:
             fsync_dir(path.parent)
         crc = zlib.crc32(recovery.loaded.journal)  # the file as repaired holds these bytes
-        return cls(path, fd, len(records), crc), records, recovery
+        return cls(path, fd, recovery.loaded.count, crc), records, recovery
 
     @property
     def next_seq(self) -> int:
         return self._next_seq
 
-    def append(self, data: dict[str, Any]) -> Record:
+    def append(self, data: dict[str, Any], *, checkpoint: dict[str, Any] | None = None) -> Record:
         """Write one record and fsync it; raises JournalError if the disk refuses.
+
+        `checkpoint`: a checkpoint record follows it in the same write and fsync
+        (the two are on disk together or, the write cut short, the torn one is
+        never shown), vouching for the file up to it: `size` and `crc` are added.
 
         A failed append leaves the file as it was (what was written of the record
         is cut off again), so later records never follow a half record. If even
@@ -414,6 +511,10 @@ class Journal:
         if self._broken:
             raise JournalError(f"journal {self.path}: {self._broken}")
         line = encode(record.seq, data)
+        if checkpoint is not None:
+            size, crc = self._size + len(line), zlib.crc32(line, self._crc)
+            vouch = {**checkpoint, "t": CHECKPOINT, "size": size, "crc": f"{crc:08x}"}
+            line += encode(record.seq + 1, vouch)
         try:
             written = os.write(self._fd, line)
             if written != len(line):
@@ -424,20 +525,22 @@ class Journal:
             raise JournalError(f"journal {self.path}: cannot write record {record.seq}: {e}") from e
         self._size_before_last = self._size
         self._crc_before_last = self._crc
+        self._seq_before_last = self._next_seq
         self._size += len(line)
         self._crc = zlib.crc32(line, self._crc)
-        self._next_seq += 1
+        self._next_seq += 1 if checkpoint is None else 2
         return record
 
     def take_back_last(self) -> None:
-        """Cut off the record just appended (a step that failed after it); cutting
-        needs no space. Raises JournalError if the file refuses even that."""
+        """Cut off the record just appended (its checkpoint with it; a step that
+        failed after it); cutting needs no space. Raises JournalError if the file
+        refuses even that."""
         if self._size_before_last is None:
             raise JournalError(f"journal {self.path}: no record to take back")
         self._size = self._size_before_last
         self._crc = self._crc_before_last
         self._size_before_last = None
-        self._next_seq -= 1
+        self._next_seq = self._seq_before_last
         self._cut_back()
         if self._broken:
             raise JournalError(f"journal {self.path}: {self._broken}")
@@ -563,18 +666,31 @@ def cut(path: Path, end: int) -> None:
         os.fsync(f.fileno())
 
 
-def rewrite(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` in one step a power cut cannot split: a new
-    file written and fsynced, renamed over it, the folder fsynced."""
-    new = path.with_name(f"{path.name}.repair")
-    fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Replace `path` with `data` (text: UTF-8) in one step a power cut cannot
+    split: a new file beside it (a name of its own, readable by the service user
+    only) written and fsynced, renamed over it, the folder fsynced. The one
+    atomic replace: the journal's repair, the settings, the campaign, the history."""
+    raw = data.encode() if isinstance(data, str) else data
+    while True:  # a name no other writer holds (O_EXCL), not tempfile: it loads bz2, lzma
+        new = path.with_name(f".{path.name}.{os.urandom(4).hex()}")
+        try:
+            fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            continue
     try:
-        with os.fdopen(os.dup(fd), "wb") as f:
-            f.write(data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(new, path)
+        try:
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(new, path)
+    except BaseException:
+        new.unlink(missing_ok=True)
+        raise
     fsync_dir(path.parent)
 
 

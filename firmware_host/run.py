@@ -524,8 +524,13 @@ def build(plan: Plan, err: TextIO) -> Built:
         hint = f"(keystand doctor --profile {plan.profile_name} says what to fix)"
         raise _hardware(e, hint) from e
     stand = Stand(
-        # The state dir is made once the start is decided.
-        Store(plan.state_dir, create=False, recover_for=plan.profile.stand.recover_for),
+        # Made once the start is decided; the journal as the plan read it (read once).
+        Store(
+            plan.state_dir,
+            create=False,
+            recover_for=plan.profile.stand.recover_for,
+            seen=plan.seen,
+        ),
         settings=Settings(
             undo_window=plan.profile.stand.undo_window,
             reveal_delay=plan.profile.stand.reveal_delay,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .cliutil import UsageError, load_card, read_bytes
 from .rules import KeystandError
-from .store import default_state_dir
+from .store import Store, default_state_dir
 
 if TYPE_CHECKING:
     from keystand.drivers.inputs import InputEvent
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .config import Config
     from .games import AnyCard, AnyGame, Options, Played
     from .profile import Profile
+    from .store import Seen
 
 EMULATE_FAULTS = {"busy-stuck", "unplugged"}  # per seat; grid:noise is the inputs'
 
@@ -73,6 +74,7 @@ class Plan:
     options: Options  # the games' own defaults the settings file gives
     max_partials: int
     idle_sleep: float
+    seen: Seen | None = None  # the journal as the plan read it: the start reads it once
 
     @property
     def interactive(self) -> bool:
@@ -110,7 +112,8 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
         raise UsageError(f"--port {args.port}: expected 0..65535 (0: any free port)")
     state_dir: Path = args.state_dir or default_state_dir()
     check_journal(state_dir)  # before anything reads it
-    game = game_of(state_dir, args.game, bool(args.script))  # the card's and script's
+    reader = Store.reader(state_dir)  # the journal read once, for the game and the resume
+    game = game_of(state_dir, args.game, bool(args.script), reader)  # the card's and script's
     card = load_card(args, stdin, game)
     steps = None
     if args.script:
@@ -118,7 +121,7 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
         steps = ScriptSteps(game, data, "stdin" if args.script == "-" else args.script)
         steps.check()  # every line, before anything starts: a bad one is exit 2
     if card is not None:
-        refuse_card_if_playing(state_dir)
+        refuse_card_if_playing(state_dir, reader)
     if args.shown_log:
         check_shown_log(args.shown_log)
     page = _page(args, profile, bool(steps))
@@ -143,6 +146,7 @@ def make(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> Plan:
         options=_options(settings),
         max_partials=profile.stand.max_partials if max_partials is None else max_partials,
         idle_sleep=settings.get("refresh", "idle_sleep") or profile.stand.idle_sleep,
+        seen=reader.seen,
     )
 
 
@@ -248,18 +252,20 @@ def faults(given: list[str]) -> dict[str, str]:
     return found
 
 
-def game_of(state_dir: Path, asked: str | None, script: bool) -> AnyGame:
+def game_of(
+    state_dir: Path, asked: str | None, script: bool, reader: Store | None = None
+) -> AnyGame:
     """The game a run's card and script are read as: `asked` (--game), else the one
     in play in the state dir, else the menu's last choice, else Duet (read only:
-    nothing is made here). A script for another game than the one in play is
-    refused: its lines would go to the wrong game."""
+    nothing is made here; `reader` keeps what it read, for the start). A script
+    for another game than the one in play is refused: its lines would go to the
+    wrong game."""
     from . import games
     from .journal import JournalError
-    from .store import Store
 
     in_play, saved = None, None
     if state_dir.is_dir():
-        reader = Store.reader(state_dir)
+        reader = reader or Store.reader(state_dir)
         try:
             found = reader.peek()
             in_play = games.of_state(found[0]) if found else None
@@ -279,14 +285,13 @@ def game_of(state_dir: Path, asked: str | None, script: bool) -> AnyGame:
     return game
 
 
-def refuse_card_if_playing(state_dir: Path) -> None:
+def refuse_card_if_playing(state_dir: Path, reader: Store | None = None) -> None:
     from .journal import JournalError
-    from .store import Store
 
     if not state_dir.is_dir():
         return
     try:
-        found = Store.reader(state_dir).peek()
+        found = (reader or Store.reader(state_dir)).peek()
     except JournalError:
         return  # unreadable: boot keeps it aside and deals the new game on this card
     if found is not None:

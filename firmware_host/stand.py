@@ -709,7 +709,7 @@ class Stand:
         refused = games.refused(result)
         if not refused:
             try:
-                self.store.record(event)
+                self.store.record(event, state)
             except JournalError as e:  # not on disk: not taken, and the screens say so
                 log.error("%s: input not taken", e)
                 self.fault = str(e)

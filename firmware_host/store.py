@@ -14,6 +14,19 @@ the game's own `start_record`); every other record is one accepted event in the
 game's script text form (`touch 1 2`), so a journal reads like a script. The
 store knows no game by name: each record goes through the game it names
 (`keystand.games`), and a start record that names none is Duet's.
+
+Resume does not grow with the journal: now and then an event's record is
+followed, in the same write, by a checkpoint (`journal.CHECKPOINT`) holding the
+game's events as they stand, undo churn left out (each state's `previous`
+chain: the events an undo can still take back), and vouching for the bytes
+before it. A start whose journal holds the bytes the last checkpoint vouches for
+parses record 0 and the records from that checkpoint on, and replays its events
+and those records; else every record, checkpoints passed over. A checkpoint it
+cannot use (its events refused by the rules in force) is passed over and the
+whole journal replayed, from the bytes already read. A checkpoint is written once at least
+`checkpoint_every` records and as many as its own events have followed the last
+one, so checkpoints at most double a journal, and a start replays fewer than
+twice the game's own events plus `checkpoint_every` records (docs/reliability.md).
 """
 
 from __future__ import annotations
@@ -29,17 +42,22 @@ from typing import Any
 
 from . import games
 from .journal import (
+    CHECKPOINT,
+    Found,
     Journal,
     JournalError,
     JournalLost,
+    Loaded,
     Record,
     Recovery,
+    atomic_write,
     cut,
     fsync_dir,
     keep_aside,
-    read,
+    look,
 )
 from .rules import EventError
+from .rules.core import Undo
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
@@ -49,6 +67,7 @@ NEXT = "next.journal"  # a new game's start, until it replaces the current game
 SETTINGS_CAP = 64 * 1024  # the menu's choices take a few hundred bytes
 LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
 KEEP_GAMES = 200
+CHECKPOINT_EVERY = 64  # records between checkpoints, at least (the start replays fewer)
 # A journal whose failed write could not be taken back (a transient EIO, a disk
 # remounted read-only) is checked again this often, by itself; if it cannot be
 # trusted again within RECOVER_FOR, the stand stops (its screens blanked) with a
@@ -77,36 +96,41 @@ class Resumed:
     skipped: tuple[str, ...] = ()  # records that could not be used, with why
 
 
+Replayed = tuple[Any, str, tuple[str, ...]]  # a game's state, its id, the records not used
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The current journal as a start first read it (`Store.peek`, to choose the
+    game) and its replay: handed to the store that resumes it, so a start reads
+    and replays the journal once (unless the file changed in between)."""
+
+    found: Found
+    replayed: tuple[Loaded, Replayed] | None = None
+
+
 def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` so a power cut leaves the old or the new file whole."""
-    import tempfile  # not at import: it loads shutil, bz2 and lzma (a cold start's cost)
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    fsync_dir(path.parent)
 
 
 class Store:
     """The state dir of one stand. Not thread-safe: the service loop owns it."""
 
     def __init__(
-        self, root: Path, *, create: bool = True, recover_for: float = RECOVER_FOR
+        self,
+        root: Path,
+        *,
+        create: bool = True,
+        recover_for: float = RECOVER_FOR,
+        seen: Seen | None = None,
     ) -> None:
         self.root = root
         if create:
             self.make()
+        self._found = seen.found if seen else None  # the journal as read: read once
+        self._replayed = seen.replayed if seen else None  # and replayed once
+        self.checkpoint_every = CHECKPOINT_EVERY
+        self._since_checkpoint = 0  # records since the last checkpoint (or the start)
         self._journal: Journal | None = None
         self.game_id: str | None = None
         self._last_at: str | None = None  # when the current game's last event was journaled
@@ -147,7 +171,8 @@ class Store:
         archived) is archived now, and there is no game to resume."""
         if not self.current_path.exists():
             return None
-        journal, records, recovery = Journal.open(self.current_path)
+        found, self._found = self._found, None  # a later resume reads the disk again
+        journal, records, recovery = Journal.open(self.current_path, found)
         if not records:
             journal.close()
             self.current_path.unlink()
@@ -155,7 +180,7 @@ class Store:
                 raise JournalError(f"{recovery}; the game could not be resumed")
             return None
         try:
-            state, game_id, skipped = self._replay(records)
+            state, game_id, skipped = self._replay(recovery.loaded)
         except JournalError:
             journal.close()
             aside = self.root / "games" / f"unreadable-{int(time.time())}.journal"
@@ -163,8 +188,10 @@ class Store:
             raise
         self._journal = journal
         self.game_id = game_id
-        events = [r.data for r in records[1:] if r.data.get("t") == "event"]
-        self._last_at = str(events[-1]["at"]) if events and "at" in events[-1] else None
+        timed = [r.data for r in records[1:] if r.data.get("t") in ("event", CHECKPOINT)]
+        self._last_at = str(timed[-1]["at"]) if timed and "at" in timed[-1] else None
+        marks = [r.seq for r in records if r.data.get("t") == CHECKPOINT]
+        self._since_checkpoint = journal.next_seq - 1 - (marks[-1] if marks else 0)
         if records[-1].data.get("t") == "end":  # the step a power cut interrupted
             self._ended = True
             try:
@@ -179,13 +206,25 @@ class Store:
         """The current game and its id, read without changing anything on disk."""
         if not self.current_path.exists():
             return None
-        records, _, _ = read(self.current_path)
-        if not records or records[-1].data.get("t") == "end":
+        if self._found is None or not self._found.current():
+            self._found = look(self.current_path)
+        loaded = self._found.loaded
+        if not loaded.records or loaded.records[-1].data.get("t") == "end":
             return None
-        state, game_id, _ = self._replay(records)
+        state, game_id, _ = self._replay(loaded)
         return state, game_id
 
-    def _replay(self, records: list[Record]) -> tuple[Any, str, tuple[str, ...]]:
+    @property
+    def seen(self) -> Seen | None:
+        """The journal as `peek` read and replayed it, for the store that resumes it."""
+        return None if self._found is None else Seen(self._found, self._replayed)
+
+    def _replay(self, loaded: Loaded) -> Replayed:
+        """The game of the records `loaded` keeps: from its last checkpoint if that
+        can be used, else from its start record (replayed once per `Loaded`)."""
+        if self._replayed is not None and self._replayed[0] is loaded:
+            return self._replayed[1]
+        records = list(loaded.records)
         head = records[0].data
         try:
             game = games.of_record(head)
@@ -194,8 +233,22 @@ class Store:
         except (KeyError, ValueError) as e:  # CardError, MissionError, GameError: ValueErrors
             raise JournalError(f"{self.current_path}: start record unusable ({e})") from e
         skipped = []
-        for record in records[1:]:
-            if record.data.get("t") == "end":
+        # Only the checkpoint the loader checked the bytes before it against (record
+        # `passed`, right after the start record): another one in the records may
+        # follow damage, a crafted record, or a record the rules now refuse, and
+        # only the records themselves say what the game is then.
+        resumed = _from_checkpoint(game, state, records[1]) if loaded.passed else None
+        if resumed is not None:
+            state, records = resumed, records[2:]
+        else:
+            if loaded.passed:
+                skipped.append(
+                    f"record {loaded.passed}: a checkpoint the rules cannot replay: "
+                    "the whole journal replayed"
+                )
+            records = list(loaded.all_records()[1:])  # each record this time
+        for record in records:
+            if record.data.get("t") in ("end", CHECKPOINT):
                 continue
             try:
                 event = game.parse_event(str(record.data["e"]))
@@ -209,7 +262,8 @@ class Store:
                 skipped.append(f"record {record.seq}: {event}: refused ({result.message})")
                 continue
             state = after
-        return state, game_id, tuple(skipped)
+        self._replayed = (loaded, (state, game_id, tuple(skipped)))
+        return self._replayed[1]
 
     @property
     def _next_path(self) -> Path:
@@ -251,6 +305,7 @@ class Store:
         self.game_id = game_id
         self._last_at = None
         self._ended = False
+        self._since_checkpoint = 0
         self._tidy()
 
     def recover(self, now: float) -> bool:
@@ -287,14 +342,38 @@ class Store:
             )
         return False
 
-    def record(self, event: object) -> None:
-        """Journal one accepted event; returns once it is on disk."""
+    def record(self, event: object, state: Any = None) -> None:
+        """Journal one accepted event (`state`: the game after it, for a
+        checkpoint); returns once it is on disk."""
         if self._journal is None:
             raise JournalError("no game is being journaled")
         at = _now()
-        self._journal.append({"t": "event", "e": str(event), "at": at})
+        data = {"t": "event", "e": str(event), "at": at}
+        path = self._checkpoint_due(event, state)
+        if path is not None:
+            try:
+                self._journal.append(data, checkpoint={"events": path, "at": at})
+                self._since_checkpoint = 0
+            except JournalError:
+                if self._journal.broken:
+                    raise
+                path = None  # the event alone may fit where both did not
+        if path is None:
+            self._journal.append(data)
+            self._since_checkpoint += 1
         self._last_at = at
         self._ended = False  # an end before an event is passed over on replay
+
+    def _checkpoint_due(self, event: object, state: Any) -> list[str] | None:
+        """The checkpoint's events if one is due with `event`: a state reached by
+        it (an undo's is not: the state it goes back to was made by another), and
+        enough records since the last one to pay for its size."""
+        if state is None or isinstance(event, Undo) or getattr(state, "made_by", None) is not event:
+            return None
+        if self._since_checkpoint + 1 < self.checkpoint_every:
+            return None
+        path = _path(state)
+        return path if len(path) <= self._since_checkpoint + 1 else None
 
     def finish(self, state: Any) -> dict[str, Any]:
         """Move the current game to the history (`_move_to_history`), then tidy."""
@@ -545,6 +624,35 @@ class Store:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
         if len(lines) > 2 * KEEP_GAMES:  # rewrite now and then, not on every game
             atomic_write(path, "".join(lines[-KEEP_GAMES:]))
+
+
+def _path(state: Any) -> list[str]:
+    """The events that made `state` from its start, oldest first, as journaled:
+    the `previous` chain, so the events undone since are not among them."""
+    events = []
+    while getattr(state, "previous", None) is not None:
+        events.append(str(state.made_by))
+        state = state.previous
+    events.reverse()
+    return events
+
+
+def _from_checkpoint(game: Any, state: Any, record: Record) -> Any:
+    """The game a checkpoint holds, from its start `state`, or None if the rules
+    in force cannot replay it (a malformed, refused or undoing event)."""
+    events = record.data.get("events")
+    if not isinstance(events, list):
+        return None
+    for text in events:
+        try:
+            event = game.parse_event(str(text))
+        except EventError:
+            return None
+        after, result = state.apply(event)
+        if games.refused(result) or isinstance(event, Undo):
+            return None
+        state = after
+    return state
 
 
 def _read_campaign(path: Path) -> dict[str, Any] | None:

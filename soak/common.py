@@ -44,8 +44,10 @@ def load_journal(path: Path) -> Loaded:
     """journal.py's public loader, the one way the soak opens a journal the way
     the stand does on start (repairs and all). Kept in one place: journal.py's
     loading is being changed on another branch."""
-    journal, records, recovery = Journal.open(path)
+    journal, _, recovery = Journal.open(path)
     journal.close()
+    # Every record kept, those a checkpoint let the start pass over parsed too.
+    records = recovery.loaded.all_records()
     return Loaded([(r.seq, r.data) for r in records], str(recovery))
 
 

@@ -3,8 +3,11 @@ crafted records with sound CRCs, and random byte damage, each loaded as the
 stand loads a journal on start (`common.load_journal`).
 
 Journals the stand itself wrote (a Duet and a classic game, played by `keystand
-run`) are the originals; their ids and times are fixed so a case is the same
-bytes on every run. For each variant:
+run`) are the originals, and each again with a checkpoint after every fourth
+event (as the store writes one after 64 records: its events the game's undo
+chain, vouching for the bytes before it), so a start's fast path meets the damage
+too; their ids and times are fixed so a case is the same bytes on every run. For
+each variant:
 
 - loading never raises (a crash);
 - the records loaded are the original's, in order: none changed, none invented;
@@ -34,7 +37,7 @@ import crafted
 import oracle
 from common import Context, Tally, case_rng, keystand, load_journal
 
-from keystand.journal import encode
+from keystand.journal import CHECKPOINT, encode
 
 CODES = {"duet": "JYVN-0YEP-FZX9", "classic": "9CY-EPF-ZXQ"}
 FIXED_AT = "2026-01-01T12:00:00+0000"
@@ -66,7 +69,8 @@ class Variant:
 def run(ctx: Context, tally: Tally) -> None:
     scratch = _scratch(ctx)
     try:
-        originals = [_original(ctx, name) for name in CODES]
+        played = [_original(ctx, name) for name in CODES]
+        originals = [*played, *(checkpointed(o) for o in played)]
         n = 0
         for variant in _variants(ctx, originals):
             if not ctx.wants(variant.case):
@@ -118,13 +122,42 @@ def _original(ctx: Context, name: str) -> Original:
 
 
 def original_of(name: str, records: list[dict[str, Any]]) -> Original:
-    """The journal of `records` as journal.py writes one, with each record's line."""
-    lines = [encode(seq, data) for seq, data in enumerate(records)]
-    spans, at = [], 0
-    for line in lines:
+    """The journal of `records` as journal.py writes one, with each record's line
+    (a checkpoint vouching for the bytes before it: its size and CRC-32)."""
+    lines, kept, spans, at, crc = [], [], [], 0, 0
+    for seq, data in enumerate(records):
+        if data.get("t") == CHECKPOINT:
+            data = {**data, "size": at, "crc": f"{crc:08x}"}
+        line = encode(seq, data)
+        lines.append(line)
+        kept.append(data)
         spans.append((at, at + len(line)))
         at += len(line)
-    return Original(name, b"".join(lines), records, spans)
+        crc = zlib.crc32(line, crc)
+    return Original(name, b"".join(lines), kept, spans)
+
+
+def checkpointed(o: Original) -> Original:
+    """`o` with a checkpoint after every fourth event that makes the game's state
+    (not an undo, not refused): the game's undo chain there, as the store writes it."""
+    records = [r for r in o.records if r.get("t") != CHECKPOINT]
+    game, state = oracle.replay(records[:1])
+    out, events = [records[0]], 0
+    for record in records[1:]:
+        out.append(record)
+        if record.get("t") != "event":
+            continue
+        before, state = state, oracle._next(game, state, record)
+        if state is before or str(state.made_by) != record.get("e"):
+            continue  # refused, or an undo: no checkpoint goes with it
+        events += 1
+        if events % 4 == 0:
+            chain, at = [], state
+            while at.previous is not None:
+                chain.append(str(at.made_by))
+                at = at.previous
+            out.append({"t": CHECKPOINT, "events": chain[::-1], "at": FIXED_AT})
+    return original_of(f"{o.name}-checkpoints", out)
 
 
 def _variants(ctx: Context, originals: list[Original]) -> Iterator[Variant]:

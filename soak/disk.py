@@ -40,6 +40,7 @@ from common import Context, Tally, keystand, sound_records
 from keystand import games, screens
 from keystand.drivers.display.sim import SimPanel
 from keystand.drivers.inputs import KeyName, Press, Touch
+from keystand.journal import CHECKPOINT
 from keystand.rules import Seat
 from keystand.stand import Item, Settings, Stand
 from keystand.store import Store
@@ -347,16 +348,21 @@ def _back(t: Table) -> list[tuple[str, str]]:
         return [
             ("stranded", f"with space again, no input can be taken (game {t.stand.store.game_id})")
         ]
-    records = len(sound_records(t.root / "current.journal"))
+    records = _events(t.root / "current.journal")
     t.do(event)
     if isinstance(event, Press) and Seat(event.seat) in t.stand.numbering:
         # A clue that takes a number (classic, the menu's Clue number on by
         # default): the clue key chose it, the menu key gives the clue.
         t.do(Press(event.seat, KeyName.MENU))
-    after = len(sound_records(t.root / "current.journal"))
+    after = _events(t.root / "current.journal")
     if after != records + 1 or t.stand.fault:
         return [("stranded", f"with space again, {event} was not taken: {t.stand.fault}")]
     return []
+
+
+def _events(journal: Path) -> int:
+    """The records of a journal but its checkpoints (one may follow an event)."""
+    return sum(r.get("t") != CHECKPOINT for r in sound_records(journal))
 
 
 def _same(t: Table, shown: Any, when: str, *, settings_told: bool = False) -> list[tuple[str, str]]:

@@ -54,6 +54,7 @@ import oracle
 from common import ROOT, Context, Tally, case_rng, keystand, sound_records, spawn
 
 from keystand import games
+from keystand.journal import CHECKPOINT
 from keystand.rules import Seat
 from keystand.store import RECOVER_EVERY, RECOVER_FOR
 
@@ -321,10 +322,12 @@ class Play:
                 self.stand.post(posted)
 
             def journaled(before: list[Any] = before, text: str = text) -> bool:
-                now = self.stand.records()
-                return len(now) == len(before) + 1 and now[-1].get("e") == text
+                added = self.stand.records()[len(before) :]  # a checkpoint may follow it
+                events = [r for r in added if r.get("t") != CHECKPOINT]
+                return len(events) == 1 and added[0].get("e") == text
 
-            def shown(count: int = len(before) + 1) -> bool:
+            def shown() -> bool:
+                count = len(self.stand.records())  # the frame's count: its checkpoint too
                 seats = {s for s, _g, c in shown_frames(self.stand.shown) if c == count}
                 return seats == {"A", "B"}
 
@@ -678,7 +681,8 @@ def _two_once(ctx: Context, tally: Tally, case: str, fresh: bool) -> float | Non
         if (folder / f"{loser}.shown").exists():
             problems.append(("changed", f"the refused run wrote its shown log ({loser})"))
         now = sound_records(state / "current.journal")
-        events = [str(r.get("e")) for r in now[max(len(before), 1) :]]  # past the start
+        past = now[max(len(before), 1) :]  # past the start; a checkpoint is no event
+        events = [str(r.get("e")) for r in past if r.get("t") != CHECKPOINT]
         if now[: len(before)] != before:
             problems.append(("changed", "the game in play before them changed"))
         if len(events) != 1:

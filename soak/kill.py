@@ -38,7 +38,12 @@ import oracle
 from common import Context, Tally, case_rng, keystand, sound_records, spawn
 
 BUILDS = ("desktop", "minimal", "touch-serial", "touch-mpr121")
-CHAINS = ("duet-1", "classic-1", "duet-2", "classic-2")
+CHAINS = ("duet-1", "classic-1", "duet-2", "classic-2", "duet-long", "classic-long")
+# A "-long" chain starts on a game of this many records, undo churn the store
+# journaled with its checkpoints: its runs resume through the last checkpoint and,
+# every 64 records, write one in an event's write, killed like any other.
+LONG = 300
+FIRST = {"duet": ("clue A", "clue B"), "classic": ("clue red 2", "clue blue 2")}
 SPEEDS = (0.0, 0.02, 0.1)  # panel pace: instant, or refreshes a kill can land in
 READY_WITHIN = 60.0
 EARLY = 0.2  # the share of cuts made during start-up, before READY
@@ -86,6 +91,8 @@ def run(ctx: Context, tally: Tally, jobs: int = 2) -> None:
     ]
     for chain in chains:
         chain.folder.mkdir(parents=True)
+        if chain.name.endswith("-long"):
+            _long_game(chain)
     (ctx.work / "kill" / "settings.toml").write_text("# the soak's: nothing from /etc\n")
     lock = threading.Lock()
     workers = [
@@ -104,6 +111,29 @@ def run(ctx: Context, tally: Tally, jobs: int = 2) -> None:
         + "; each run a build (desktop; minimal, touch-serial, touch-mpr121 emulated) "
         "and a panel pace drawn at random"
     )
+
+
+def _long_game(chain: Chain) -> None:
+    """The game a "-long" chain starts on: a clue given and taken back, over and
+    over, LONG records, journaled by the store as the stand journals (checkpoints
+    and all)."""
+    from keystand import games
+    from keystand.store import Store
+
+    game = games.get(chain.game)
+    state = game.start(game.generate(chain.rng.randrange(1_000_000)))
+    store = Store(chain.state)
+    store.start_game(state)
+    clue = next(
+        e for e in map(game.parse_event, FIRST[chain.game]) if not games.refused(state.apply(e)[1])
+    )
+    steps, n = [clue, game.parse_event("undo")], 0
+    while store.records < LONG:
+        event = steps[n % 2]
+        state, _ = state.apply(event)
+        store.record(event, state)
+        n += 1
+    store.close()
 
 
 def _worker(ctx: Context, tally: Tally, chains: list[Chain], lock: threading.Lock) -> None:
@@ -270,6 +300,7 @@ def _check(
                 problems.append(("changed", f"game {old_id} archived with {tail}"))
     if new_id is not None and new_id != old_id:
         problems += oracle.walk(now[:1], now[1:], plan.fresh, skips=chain.skips)
+    problems += oracle.checkpoints(now)
     added = len(now) - (len(before.records) if new_id == old_id else 1) if now else 0
     with lock:
         tally.add("events_checked", max(added, 0))

@@ -16,6 +16,7 @@ from typing import Any
 
 from keystand import games
 from keystand.drivers.inputs import Act, Press, Touch
+from keystand.journal import CHECKPOINT
 from keystand.rules import Seat
 
 NEW_GAME = "press A menu long\npress A pass\npress A menu\npress A menu\n"
@@ -38,16 +39,40 @@ def replay(records: list[dict[str, Any]]) -> tuple[games.Game, Any]:
     game = games.of_record(head)
     state = game.from_start_record(head)
     for record in records[1:]:
-        if record.get("t") != "event":
-            continue
-        try:
-            event = game.parse_event(str(record["e"]))
-        except (KeyError, ValueError):
-            continue
-        after, result = state.apply(event)
-        if not games.refused(result):
-            state = after
+        if record.get("t") == "event":
+            state = _next(game, state, record)
     return game, state
+
+
+def checkpoints(records: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Each checkpoint holds the game as the records before it replay (a start
+    resumes from it): its events are the undo chain of the full replay there."""
+    if not records:
+        return []
+    game, state = replay(records[:1])
+    for n, record in enumerate(records[1:], 1):
+        if record.get("t") == CHECKPOINT:
+            chain, at = [], state
+            while at.previous is not None:
+                chain.append(str(at.made_by))
+                at = at.previous
+            chain.reverse()
+            if record.get("events") != chain:
+                held = record.get("events")
+                return [("changed", f"checkpoint record {n} holds {held}, the game {chain}")]
+        elif record.get("t") == "event":
+            state = _next(game, state, record)
+    return []
+
+
+def _next(game: games.Game, state: Any, record: dict[str, Any]) -> Any:
+    """The state after one event record, as the store replays it."""
+    try:
+        event = game.parse_event(str(record["e"]))
+    except (KeyError, ValueError):
+        return state
+    after, result = state.apply(event)
+    return state if games.refused(result) else after
 
 
 def plan_of(game: str, lines: str, mode: str, prefix: str = "") -> Plan:
@@ -148,6 +173,9 @@ def walk(
     game, state = replay(head)
     if added and added[-1].get("t") == "end":
         added = added[:-1]
+    # A checkpoint follows an event in its write: the game as the records before
+    # it left it, no step of the script (the store's resume checks it replays).
+    added = [record for record in added if record.get("t") != CHECKPOINT]
     texts = []
     for record in added:
         if record.get("t") != "event" or "e" not in record:

@@ -11,13 +11,16 @@ AT_LEAST = {"kill": ("cuts", 1000), "damage": ("variants", 10000)}
 WHAT = {
     "kill": "SIGKILL chains: `keystand run` killed at random moments and started again on the "
     "same state dir, across the builds (desktop; minimal, touch-serial, touch-mpr121 "
-    "emulated) and both games. After each cut every frame a panel finished showing "
+    "emulated) and both games; the `-long` chains start on a game of 300 records of undo "
+    "churn with its checkpoints, so each start resumes through one and runs write more. "
+    "After each cut every frame a panel finished showing "
     "(`--shown-log`) is in its game's journal; every record sound before the run is there "
     "unchanged; what the run journaled is a prefix of what its script makes of the game "
-    "(soak/oracle.py); `keystand state` loads the state dir; settings and history parse.",
+    "(soak/oracle.py); each checkpoint holds the game the records before it replay; "
+    "`keystand state` loads the state dir; settings and history parse.",
     "damage": "Damaged journals, loaded as the stand loads one on start: every truncation "
     "point and every bit of the last two records of a Duet and a classic journal the stand "
-    "wrote, crafted records with sound CRCs (soak/crafted.py), random byte damage. Never a "
+    "wrote (and of each again with checkpoints), crafted records with sound CRCs (soak/crafted.py), random byte damage. Never a "
     "crash, never a changed or invented record, never a sound record dropped, every cut kept "
     "aside (a torn tail excepted); a sample goes through the stand's start and `keystand state`.",
     "disk": "A full disk on a 1 MB tmpfs, 0 to 16 pages freed: play, New game, Game switch "
@@ -53,6 +56,78 @@ def provenance(r: dict[str, Any]) -> dict[str, Any]:
     m = r.get("machine")
     where = f"{m['cpu']}, {m['cores']} cores" if m else "a machine not recorded"
     return {"command": r["command"], "date": r["date"], "seed": r["seed"], "machine": where}
+
+
+JOURNAL = """## The journal: what a start reads
+
+The journal (`current.journal`, firmware_host/journal.py) holds one record per line,
+`KS1 <seq> <length> <crc32> <JSON payload>`, each appended and fsynced before any
+screen shows its result: record 0 is the game's start, every other an accepted event
+in script form (`touch 1 2`), an end, or a checkpoint. Nothing is edited in place;
+undo is an event like any other. The format is keystand's own (no other tool is
+promised it); the soak reads it through journal.py. The repairs of a damaged one
+are in docs/input-paths.md ("The state dir and the journal, while running").
+
+**Checkpoints.** Undo is journaled, so one long game can grow the journal without
+bound (a touch taken back and made again is two records). So that a start does not
+grow with it, now and then an event's record is followed, in the same write and
+the same fsync, by a checkpoint:
+`{"at": ..., "crc": "hhhhhhhh", "events": ["clue A", "touch 0 3"], "size": N, "t": "checkpoint"}`.
+
+- `events`: the game's events as they stand, the chain undo can still go back
+  along (each state's `previous`): the events undone and their undos are left out.
+  Replayed from the start record they give what replaying every record gives: the
+  game, its last outcome, each seat's view, every state undo goes back to
+  (tests/test_journal_checkpoints.py: every golden script with undo churn, cut after
+  every record).
+- `size` and `crc`: the length and CRC-32 of the file's bytes before it, every
+  record before it as written.
+- Written with an event (never an undo) once at least 64 records, and as many as
+  its own events, have followed the last one: checkpoints cost less than the
+  events they follow (at most double the journal), and a start replays fewer
+  than twice the game's own events plus 64 records.
+
+**A start** reads the journal once: the plan that chooses the game (and refuses
+`--card` while one is in play) hands the bytes it read and their replay to the
+store that resumes it; a stat checks in between that the file is the one read
+(device, inode, size, times), else it is read again. It finds the last checkpoint
+from the end: if that is a sound record and the bytes before it have its size and
+CRC-32, every record before it is as written (one CRC-32 over them finds accidental
+damage as their own CRCs do), and only record 0 and the records from the checkpoint on are
+parsed, and the game replayed from that checkpoint. Anything else (no checkpoint;
+the checkpoint, a byte before it, a line end or a CRC's case changed) is read and
+replayed record by record as without checkpoints, every checkpoint passed over
+(only the records say what the game is after damage or a crafted record): the
+same records kept, the same bytes cut, the same copies aside, the same log line
+(tested on a bit flipped in every byte, capital CRC digits in every record, every
+cut of the tail). A journal written before checkpoints loads and replays as it
+always did. A checkpoint whose events the rules in force refuse (a rules change)
+is passed over: the whole journal is replayed from the bytes already read, and
+the log says so.
+
+**The promises stay.** An event is on disk before a screen shows it: its
+checkpoint is in the same write, so both are on disk at its fsync, or the write
+was torn and never shown (`--shown-log`'s RECORDS count checkpoints, as the
+journal holds them). A disk with room for the event but not its checkpoint takes
+the event alone. Nothing shown is lost or changed: a checkpoint adds to the file
+and replaces nothing; damage anywhere is found and repaired as before; a failed
+write's recovery (opened again, cut back, read back from the disk, checked by CRC)
+covers a checkpoint's bytes as any others. The kill chains' oracle passes over
+checkpoints when it matches a run's events to its script, and checks that each
+holds the undo chain of the full replay at its place (soak/oracle.py).
+
+**One atomic replace** (`journal.atomic_write`: a new file of its own name beside
+the target, written and fsynced, renamed over it, the folder fsynced) replaces the
+journal on a repair, and settings.json, campaign.json, grid.json and the history.
+
+**Measured** by `bench/resume.py`, a part of `make bench` (BENCHMARKS.md): `keystand
+run` from exec to its first frame on a state dir whose game in play has 10 records
+and on one whose game has 10,000 (0.9 MB of undo churn), the runs taken in turn:
+their ratio, goal 1.2x. Before checkpoints a start spent about 70 µs per record
+(+707 ms at 10,000) and read and replayed the journal twice. What still grows with
+the journal is its file, append-only: read in one piece and checked in one CRC-32
+pass at a start (about 7 ms in all at 10,000 records here, in-process, against
+1.1 s before; a Pi's SD card adds its read of the bytes)."""
 
 
 def one_line(figures: dict[str, Any]) -> str:
@@ -150,6 +225,7 @@ def markdown(r: dict[str, Any]) -> str:
         for key, value in f.items():
             if isinstance(value, int | float) and key != "failures_total":
                 lines.append(f"| {key} | {value:,} |")
+    lines += ["", JOURNAL]
     return "\n".join(lines) + "\n"
 
 

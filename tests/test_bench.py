@@ -163,14 +163,18 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
         assert start["ms"] > 0
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four, and its New game to readable; then two cold starts
-    # against their floors, each Pi build's start, the minimal build's power-on
-    # and the memory (a run's, the worst script's).
+    # against their floors, each Pi build's start, the minimal build's power-on,
+    # resume at 10,000 records against 10, and the memory (a run's, the worst
+    # script's).
     builds = len(results["pi_start"]["builds"])
-    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + builds + 3
+    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + builds + 1 + 1 + 2
     # Power-on: every part of every shipped build, in seconds, summed.
     for build, estimate in results["power_on"].items():
         assert estimate["total_s"] == pytest.approx(sum(estimate["parts_s"].values()), abs=0.05)
         assert "| **total** |" in markdown and build in markdown.split("## Power-on")[1]
+    res = results["resume"]
+    assert res["records"][0] == 10 and res["records"][1] >= 10_000
+    assert res["ratio"] == round(res["ms"][1] / res["ms"][0], 2)
     for command in ("run", "card new", "play"):
         c = results["cold_start"][command]
         assert c["ratio"] == round(c["ms"] / c["floor_ms"], 2) and c["python_ms"] > 0

@@ -48,29 +48,33 @@ def test_the_zero2w_estimate_says_which_reference_it_used(events: float | None) 
     # each scaled by the clock to the Zero 2 W's same cores at 1.0 GHz.
     by_python = round(24.5 * 1.4 / pass_ms, 1)
     assert cpu["python_workload"]["slower_on_zero2w"] == by_python
-    if events is None:
-        assert (cpu["used"], cpu["slower_on_zero2w"]) == ("python", by_python)
-    else:
-        by_sysbench = round(events / (687.45 / 1.4), 1)
-        assert (cpu["used"], cpu["slower_on_zero2w"]) == ("sysbench", by_sysbench)
+    # The Python reference is the one used, whether sysbench ran or not (issue 33:
+    # a C prime sieve flatters the in-order A53 where Python is concerned).
+    assert (cpu["used"], cpu["slower_on_zero2w"]) == ("python", by_python)
+    by_sysbench = round(events / (687.45 / 1.4), 1) if events else None
+    assert cpu["slower_by_sysbench"] == by_sysbench
     slower = cpu["slower_on_zero2w"]
     assert cpu["zero2w_touch_to_visible_p99_ms"] == {
         model: round(m["panel_and_queue"]["p99_ms"] + m["software"]["p99_ms"] * slower, 1)
         for model, m in panels.items()
     }
     text = "\n".join(report.zero2w({"cpu_reference": cpu, "models": panels, "first_frame_ms": 1}))
+    assert "The estimate uses the Python reference" in text
     if events is None:
-        assert "the estimate uses the Python reference" in text and "sudo make bench" in text
+        assert "sudo make bench" in text and cpu["sysbench_touch_to_visible_p99_ms"] is None
     else:
-        assert "sysbench's CPU test" in text and "the figure used below. Beside it," in text
+        assert "sysbench's CPU test" in text and "not the figure used" in text
     assert "alexdedyura/cpu-benchmark issue 20" in text  # the published figure, cited
     rows = [line for line in text.splitlines() if line.startswith("| epd")]
     assert [row.split(" | ")[0] for row in rows] == [f"| {m}" for m in panels]
     for row, model in zip(rows, panels, strict=True):
         cells = row.split(" | ")
         assert cells[2] == f"{cpu['zero2w_touch_to_visible_p99_ms'][model]:,.0f} ms"
-        python = cpu["python_workload"]["zero2w_touch_to_visible_p99_ms"][model]
-        assert cells[3] == f"{python:,.0f} ms |"
+        if events is None:
+            assert cells[3] == "- |"
+        else:
+            c = cpu["sysbench_touch_to_visible_p99_ms"][model]
+            assert cells[3] == f"{c:,.0f} ms |"
 
 
 def test_the_python_workload_runs_here() -> None:

@@ -150,7 +150,7 @@ def test_a_clue_the_disk_refuses_keeps_its_number_for_another_press(
     stand.handle(Press("A", KeyName.CLUE), 0.1)  # Number: 2
     record = stand.store.record
 
-    def full(event: object) -> None:
+    def full(event: object, state: object = None) -> None:
         raise JournalError("no space left on the device")
 
     monkeypatch.setattr(stand.store, "record", full)

@@ -362,12 +362,18 @@ def test_a_line_end_repair_keeps_the_copy_first_and_replaces_in_one_step(
     monkeypatch.setattr(journal.os, "fsync", fsync)
     monkeypatch.setattr(journal.os, "replace", replace)
     Journal.open(path)[0].close()
+    new = steps[2].removeprefix("fsync ")  # the new file: a name of its own beside it
+    assert new.startswith(".current.journal.") and new != ".current.journal."
     assert steps == [
         "fsync current.journal.damaged-1",
         f"fsync {tmp_path.name}",
-        "fsync current.journal.repair",
-        "rename current.journal.repair current.journal",
+        f"fsync {new}",
+        f"rename {new} current.journal",
         f"fsync {tmp_path.name}",
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "current.journal",
+        "current.journal.damaged-1",
     ]
     assert path.read_bytes() == WHOLE
     assert (tmp_path / "current.journal.damaged-1").read_bytes() == spoiled

@@ -52,7 +52,7 @@ class MemoryStore:
     def start_game(self, state: object, *, previous: object = None) -> None:
         self.records.append(("start", state))
 
-    def record(self, event: object) -> None:
+    def record(self, event: object, state: object = None) -> None:
         self.records.append(event)
 
     def listed(self) -> bool:

@@ -153,6 +153,19 @@ def test_with_steps_passed_over_the_events_of_some_steps_pass_and_no_others() ->
     assert [k for k, _ in walk(head, double, script, skips=True)] == ["double"]
 
 
+def test_a_checkpoint_is_passed_over_by_the_walk_and_checked_against_the_game() -> None:
+    """A checkpoint follows an event in its write: no step of the script; what it
+    holds must be the game's undo chain there (the start resumes from it)."""
+    script = plan("clue A\ntouch 0 4\nundo\ntouch 1 1\n")
+    head = [start_record()]
+    mark = {"t": "checkpoint", "events": ["clue A", "touch 1 1"], "size": 1, "crc": "0"}
+    added = [*events("clue A", "touch 0 4", "undo", "touch 1 1"), mark]
+    assert oracle.walk(head, added, script) == []
+    assert oracle.checkpoints([*head, *added]) == []
+    wrong = {**mark, "events": ["clue A", "touch 0 4", "touch 1 1"]}  # the undone one kept
+    assert [k for k, _ in oracle.checkpoints([*head, *added[:-1], wrong])] == ["changed"]
+
+
 def test_records_gone_or_changed_across_a_restart_are_named() -> None:
     before = [start_record(), *events("clue A", "touch 0 4")]
     assert oracle.kept_whole(before, [*before, *events("pass B")], "g") == []

@@ -366,7 +366,7 @@ def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
     before = stand.state
     real = stand.store.record
 
-    def full(event):
+    def full(event, state=None):
         raise JournalError("journal current.journal: cannot write record 1: No space left")
 
     monkeypatch.setattr(stand.store, "record", full)
