@@ -20,7 +20,8 @@ WHAT = {
     "`keystand state` loads the state dir; settings and history parse.",
     "damage": "Damaged journals, loaded as the stand loads one on start: every truncation "
     "point and every bit of the last two records of a Duet and a classic journal the stand "
-    "wrote (and of each again with checkpoints), crafted records with sound CRCs (soak/crafted.py), random byte damage. Never a "
+    "wrote (and of each again with checkpoints), crafted records with sound CRCs "
+    "(soak/crafted.py), random byte damage. Never a "
     "crash, never a changed or invented record, never a sound record dropped, every cut kept "
     "aside (a torn tail excepted); a sample goes through the stand's start and `keystand state`.",
     "disk": "A full disk on a 1 MB tmpfs, 0 to 16 pages freed: play, New game, Game switch "

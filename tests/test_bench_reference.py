@@ -6,6 +6,7 @@ figures, without timing."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,11 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def bench_module(name: str) -> ModuleType:
-    """A bench/ module that imports only the standard library, loaded on its own."""
+    """A bench/ module loaded on its own (its sibling bench modules found as
+    bench/run.py finds them, from its folder)."""
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
     return module
 
 

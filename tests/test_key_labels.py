@@ -40,9 +40,6 @@ class MemoryStore:
     """The stand's store, in memory: what was journaled, in order (a copy of the
     stand is a copy of its journal, so a press can be tried and thrown away)."""
 
-    def recover(self, now: float) -> bool:
-        return False
-
     records: list[object] = field(default_factory=list)
     game_id: str = "g"
 
