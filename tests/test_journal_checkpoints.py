@@ -26,6 +26,7 @@ import pytest
 
 from keystand import games, journal
 from keystand.games import Context
+from keystand.games.duet.settings import MISSION
 from keystand.journal import CHECKPOINT, Journal, encode, load, look
 from keystand.rules import Mission, Seat
 from keystand.store import Store
@@ -54,7 +55,7 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
 def start_of(game_name: str, script: str) -> Any:
     game = games.get(game_name)
     if game_name == "duet":
-        options = games.Options(mission=Mission.parse(MISSIONS.get(script, "9-9")))
+        options = games.Options().with_(MISSION, Mission.parse(MISSIONS.get(script, "9-9")))
         return game.start(game.card_from_code(DUET_CODE), options)
     return game.start(game.card_from_code(CLASSIC_CODE))
 
