@@ -167,6 +167,16 @@ class Counter:
     key: str
     value: int
 
+    def __post_init__(self) -> None:
+        from .i18n import DEFAULT, strings  # the strings' own table: the words there are
+
+        known = strings(DEFAULT)["counter"]
+        if self.key not in known:
+            raise ValueError(
+                f"counter {self.key!r}: the screens have words for {', '.join(known)} only "
+                f"(layouts/strings/*.toml [counter])"
+            )
+
 
 @dataclass(frozen=True)
 class MissionLabel:

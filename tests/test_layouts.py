@@ -1232,3 +1232,13 @@ def test_a_classic_game_in_the_history_is_named_in_the_seats_language(model, rot
         label = f"11-28 {name}" if fits(f"11-28 {name}", lay.rows[0]) else name  # narrow
         assert fits(label, lay.rows[0]), (lang, name)
         assert says(render(view, spec, lang), spec, label, lay.rows[0]), lang
+
+
+def test_a_counter_the_screens_have_no_word_for_is_refused_in_one_line():
+    """A game's counter names a word of the strings' [counter] table; another
+    would end a render in a KeyError deep in the layout (the extension trial)."""
+    from keystand.layouts.view import Counter
+
+    assert Counter("agents", 3).key == "agents"
+    with pytest.raises(ValueError, match=r"counter 'lives': the screens have words for turns"):
+        Counter("lives", 3)
