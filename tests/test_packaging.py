@@ -47,3 +47,12 @@ def test_no_hardware_library_is_imported_on_a_desktop() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ""
+
+
+def test_the_installed_package_carries_what_emulation_loads() -> None:
+    """An installed stand (a wheel, not this checkout) runs `--emulate` of every
+    build: the emulated serial grid loads the grid's firmware modules from the
+    package, so package-data must name them."""
+    data = PYPROJECT["tool"]["setuptools"]["package-data"]["keystand.hardware"]
+    for module in sorted((ROOT / "hardware" / "grid-firmware").glob("*.py")):
+        assert any(Path(module.relative_to(ROOT / "hardware")).match(g) for g in data), module
