@@ -90,15 +90,18 @@ def pi_builds() -> list[str]:
 def installed_python(folder: Path) -> Path:
     """A venv with keystand installed as systemd/install.sh installs it (built from
     the source, not editable, bytecode compiled by pip; the vendor's package
-    --no-deps at the Makefile's pin), without the `pi` extra the emulator does not
-    need. Its python."""
+    --no-deps at the Makefile's pin), with pyserial but not the rest of the `pi`
+    extra (spidev, lgpio, smbus2: the emulator stands in for them). Its python."""
     venv = folder / "venv"
     pin = re.search(r"^WAVESHARE := (\S+)$", (ROOT / "Makefile").read_text(), re.M)
     if pin is None:
         raise RuntimeError("Makefile: no WAVESHARE := line")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), str(ROOT)], check=True)
+    # pyserial: the emulated serial grid talks over a real pty, as the Pi's does
+    # over USB (the `pi` extra has it; the rest of that extra is the Pi's own).
+    constraints = ["-c", str(ROOT / "constraints.txt")]
+    subprocess.run([*pip, *constraints, str(ROOT), "pyserial>=3.5,<4"], check=True)
     subprocess.run([*pip, "--no-deps", pin.group(1)], check=True)
     return venv / "bin" / "python"
 
