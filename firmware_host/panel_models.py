@@ -18,7 +18,8 @@ Adding a panel model: docs/drivers.md, "Adding a panel model".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -35,17 +36,28 @@ KINDS = ("full", "fast", "partial")
 @dataclass(frozen=True)
 class Timing:
     """Seconds per refresh kind. A panel with no fast waveform has fast == full.
-    `estimated`: the kinds whose figure is keystand's estimate, not the vendor's."""
+    `source` says where the figures come from; `estimates` names each kind whose
+    figure is keystand's estimate rather than published or measured, with how it
+    was estimated (bench reports them as estimates)."""
 
     full: float
     fast: float
     partial: float
-    estimated: frozenset[str] = frozenset()
+    source: str
+    estimates: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
-        unknown = sorted(self.estimated - set(KINDS))
+        unknown = sorted(set(self.estimates) - set(KINDS))
         if unknown:
             raise ValueError(f"estimated {unknown}: expected refresh kinds of {', '.join(KINDS)}")
+        unsaid = sorted(kind for kind, how in self.estimates.items() if not how.strip())
+        if unsaid:
+            raise ValueError(f"estimated {unsaid}: say how each figure was estimated")
+
+    @property
+    def estimated(self) -> frozenset[str]:
+        """The kinds whose figure is an estimate."""
+        return frozenset(self.estimates)
 
     @property
     def fast_is_quicker(self) -> bool:
@@ -59,33 +71,52 @@ class Timing:
 
 
 @dataclass(frozen=True)
+class Call:
+    """One vendor method and the arguments keystand calls it with (the 2.66"'s
+    `init(0)` for a full refresh, `init(1)` before a partial one)."""
+
+    method: str
+    args: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Recipe:
     """How keystand's refresh kinds map onto one vendor model file's methods: data
     the Waveshare driver reads (drivers/display/waveshare.py), never code.
 
     `module` is the file's name in the vendor package (`waveshare_epd/NAME.py`).
-    `full` and `fast` name display methods. A partial refresh compares the new
-    image with the second RAM (0x26, the "old image"); `full` always writes both
-    RAMs, `fast_sets_base` says whether the fast method does (when not, the panel
-    writes 0x26 itself first).
+    `init` readies a full refresh, `init_fast` a fast one, `init_partial` a
+    partial one where the file has a separate partial init (the 2.66"'s
+    `init(1)`, the 7.5" V2's `init_part`; None: a partial follows whichever init
+    ran before it, and the plain `init` wakes the panel for one). `full` and
+    `fast` name display methods. A partial refresh compares the new image with
+    the second RAM (0x26, the "old image"); `full_sets_base` and
+    `fast_sets_base` say whether those methods write it too (when not, the
+    panel writes 0x26 itself first).
     """
 
     module: str
-    init: str
-    init_fast: str
-    init_fast_args: tuple[int, ...]
+    init: Call
+    init_fast: Call
     full: str
     fast: str
     fast_sets_base: bool
     partial: str
+    init_partial: Call | None = None
+    full_sets_base: bool = True
     partial_takes_window: bool = False
-    probe: str | None = None  # an init that activates the controller without drawing
+    probe: Call | None = None  # an init that activates the controller without drawing
     bytewise: bool = False  # the file sends a frame one send_data call a byte (ByteRuns)
     lut_bytewise: bool = False  # its lut() sends the waveform a byte a call (LutRun)
     # Rows the frame is turned down by before the vendor's methods get it: for a
     # file whose RAM cursor lands the buffer's first row elsewhere than on the
     # glass's top row (the 4.26"'s), so the glass shows the frame as drawn.
     roll_rows: int = 0
+
+    @property
+    def wakes_partial(self) -> Call:
+        """The init before a partial refresh when the panel needs one."""
+        return self.init if self.init_partial is None else self.init_partial
 
 
 @dataclass(frozen=True)
@@ -136,9 +167,8 @@ class PanelModel:
 # true` restores the vendor's waits for a panel that misbehaves.
 DATASHEET_RESET = 0.02
 
-# Refresh figures: Waveshare's wiki for each panel (full refresh / fast /
-# partial), except the kinds a record marks `estimated`.
 _ACTIVE = "Waveshare's specification page"
+_WIKI = "Waveshare's wiki for the panel (full refresh / fast refresh / partial refresh)"
 
 PANELS: dict[str, PanelModel] = {
     m.name: m
@@ -150,20 +180,19 @@ PANELS: dict[str, PanelModel] = {
             '2.13"',
             (48.55, 23.71),
             f'{_ACTIVE}, 2.13inch e-Paper HAT (V4): "Display area" 48.55 x 23.71 mm',
-            Timing(full=2.0, fast=2.0, partial=0.3),
+            Timing(full=2.0, fast=2.0, partial=0.3, source=_WIKI),
             DATASHEET_RESET,
             # display() writes only 0x24; displayPartBaseImage is display() plus the
             # 0x26 base.
             Recipe(
                 "epd2in13_V4",
-                init="init",
-                init_fast="init_fast",
-                init_fast_args=(),
+                init=Call("init"),
+                init_fast=Call("init_fast"),
                 full="displayPartBaseImage",
                 fast="display_fast",
                 fast_sets_base=False,
                 partial="displayPartial",
-                probe="init_fast",
+                probe=Call("init_fast"),
             ),
             controller="SSD1680",
         ),
@@ -174,24 +203,30 @@ PANELS: dict[str, PanelModel] = {
             '2.7"',
             (57.288, 38.192),
             f'{_ACTIVE}, 2.7inch e-Paper HAT (V2): "Display size" 57.288 x 38.192 mm',
-            # Fast: Waveshare publishes no figure. Its init_Fast picks the
-            # controller's fast waveform by writing a high temperature (0x1A), as
-            # the 4.2" V2's init_fast mode 0 does, whose published figure is 1.5 s.
-            Timing(full=6.0, fast=1.5, partial=0.3, estimated=frozenset({"fast"})),
+            Timing(
+                full=6.0,
+                fast=1.5,
+                partial=0.3,
+                source=_WIKI,
+                estimates={
+                    "fast": "Waveshare publishes no figure; its init_Fast picks the "
+                    "controller's fast waveform by writing a high temperature (0x1A), as "
+                    "the 4.2\" V2's init_fast mode 0 does, whose published figure is 1.5 s"
+                },
+            ),
             DATASHEET_RESET,
             # display_Base is display() plus the 0x26 base; display_Partial takes a
             # window and hard-resets the controller itself.
             Recipe(
                 "epd2in7_V2",
-                init="init",
-                init_fast="init_Fast",
-                init_fast_args=(),
+                init=Call("init"),
+                init_fast=Call("init_Fast"),
                 full="display_Base",
                 fast="display_Fast",
                 fast_sets_base=False,
                 partial="display_Partial",
                 partial_takes_window=True,
-                probe="init_Fast",
+                probe=Call("init_Fast"),
                 bytewise=True,
             ),
             controller="SSD1680",
@@ -203,15 +238,14 @@ PANELS: dict[str, PanelModel] = {
             '2.9"',
             (66.89, 29.05),
             f'{_ACTIVE}, 2.9inch e-Paper Module (V2): "Display size" 66.89 x 29.05 mm',
-            Timing(full=2.0, fast=2.0, partial=0.3),
+            Timing(full=2.0, fast=2.0, partial=0.3, source=_WIKI),
             DATASHEET_RESET,
             # No display_Fast: the fast init loads a faster LUT and the same display
             # follows.
             Recipe(
                 "epd2in9_V2",
-                init="init",
-                init_fast="init_Fast",
-                init_fast_args=(),
+                init=Call("init"),
+                init_fast=Call("init_Fast"),
                 full="display_Base",
                 fast="display_Base",
                 fast_sets_base=True,
@@ -227,20 +261,19 @@ PANELS: dict[str, PanelModel] = {
             '4.2"',
             (84.8, 63.6),
             f'{_ACTIVE}, 4.2inch e-Paper Module (V2): "Display size" 84.8 x 63.6 mm',
-            Timing(full=4.0, fast=1.5, partial=0.5),
+            Timing(full=4.0, fast=1.5, partial=0.5, source=_WIKI),
             DATASHEET_RESET,
             # display() and display_Fast() write both RAMs; init_fast mode 0 is the
             # 1.5 s one.
             Recipe(
                 "epd4in2_V2",
-                init="init",
-                init_fast="init_fast",
-                init_fast_args=(0,),
+                init=Call("init"),
+                init_fast=Call("init_fast", (0,)),
                 full="display",
                 fast="display_Fast",
                 fast_sets_base=True,
                 partial="display_Partial",
-                probe="init_fast",
+                probe=Call("init_fast", (0,)),
             ),
             controller="SSD1683",
         ),
@@ -265,23 +298,29 @@ PANELS: dict[str, PanelModel] = {
             f'{_ACTIVE}, 4.26inch e-Paper HAT: "Display size" 92.80 x 55.68 mm, dot pitch '
             "0.116 mm (the glass is Good Display's GDEQ0426T82); the page was not at hand "
             "when this record was written: the figures are 800 and 480 pixels at that pitch",
-            # Fast: the vendor's init_Fast ("TEMP (1.5s)"; GxEPD2 measured the same
-            # waveform at 1.57 s). Partial: GxEPD2's 0.50 s on the same glass. Full
-            # (0xF7, the sensor's temperature): no published figure, an estimate.
-            Timing(full=3.0, fast=1.5, partial=0.5, estimated=frozenset({"full"})),
+            Timing(
+                full=3.0,
+                fast=1.5,
+                partial=0.5,
+                source='fast: the vendor\'s init_Fast ("TEMP (1.5s)"; GxEPD2 measured the '
+                "same waveform at 1.57 s); partial: GxEPD2's 0.50 s on the same glass",
+                estimates={
+                    "full": "no published figure for the full waveform (0xF7, the sensor's "
+                    "temperature): keystand's estimate"
+                },
+            ),
             DATASHEET_RESET,
             # display_Base writes both RAMs; display_Fast only 0x24; display_Partial
             # resets the controller itself and takes no window.
             Recipe(
                 "epd4in26",
-                init="init",
-                init_fast="init_Fast",
-                init_fast_args=(),
+                init=Call("init"),
+                init_fast=Call("init_Fast"),
                 full="display_Base",
                 fast="display_Fast",
                 fast_sets_base=False,
                 partial="display_Partial",
-                probe="init_Fast",
+                probe=Call("init_Fast"),
                 roll_rows=1,
             ),
             controller="SSD1677",

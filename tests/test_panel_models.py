@@ -46,7 +46,8 @@ def test_every_drivers_table_is_the_records() -> None:
     assert {name: spec.name for name, spec in CONTROLLERS.items()} == {
         name: m.controller for name, m in PANELS.items() if m.controller in CHIPS
     }
-    assert {("epd2in7_V2", "fast"), ("epd4in26", "full")} == ESTIMATED
+    # Each estimate is the record's own word, with how it was made.
+    assert {(name, kind) for name, m in PANELS.items() for kind in m.timing.estimates} == ESTIMATED
 
 
 def test_every_host_and_layout_table_is_the_records() -> None:
@@ -67,6 +68,8 @@ def test_each_record_is_whole(name: str) -> None:
     assert m.active_source and "mm" in m.active_source
     assert abs(m.active_mm[1] / short_side - m.pixel_mm) / m.pixel_mm < 0.01
     assert 0 < m.timing.partial <= m.timing.fast <= m.timing.full
+    assert m.timing.source  # where the figures are from; an estimate says how it was made
+    assert all(how.strip() for how in m.timing.estimates.values())
     assert 0 < m.reset_wait <= 0.2
     assert m.vendor is not None and m.vendor.module
     assert m.controller in CHIPS
@@ -79,9 +82,12 @@ def test_the_needs_name_every_panel_driver() -> None:
     assert buildable("sim") == buildable("waveshare") == tuple(PANELS)
 
 
-def test_an_estimated_kind_must_be_a_refresh_kind() -> None:
+def test_an_estimated_kind_must_be_a_refresh_kind_and_say_how() -> None:
     with pytest.raises(ValueError, match=r"estimated \['slow'\]: expected refresh kinds"):
-        Timing(1.0, 1.0, 0.3, estimated=frozenset({"slow"}))
+        Timing(1.0, 1.0, 0.3, source="wiki", estimates={"slow": "a guess"})
+    with pytest.raises(ValueError, match=r"estimated \['fast'\]: say how each figure"):
+        Timing(1.0, 1.0, 0.3, source="wiki", estimates={"fast": " "})
+    assert Timing(1.0, 0.5, 0.3, source="wiki", estimates={"fast": "half"}).estimated == {"fast"}
 
 
 @pytest.fixture

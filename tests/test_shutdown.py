@@ -33,7 +33,7 @@ from keystand.store import Store
 
 IN_PROCESS = int(os.environ.get("KEYSTAND_STOPS", "190"))
 BY_SIGNAL = 10
-SLOW = Timing(full=0.02, fast=0.02, partial=0.01)  # slow enough to be caught mid-refresh
+SLOW = Timing(full=0.02, fast=0.02, partial=0.01, source="test")  # caught mid-refresh
 
 
 def flood(rng: random.Random) -> list[object]:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from PIL import Image
 
-from keystand.panel_models import PANELS, Recipe, refusal
+from keystand.panel_models import PANELS, Call, Recipe, refusal
 
 from .. import PI_INSTALL
 from .base import Panel, PanelError, Refresh
@@ -452,6 +452,7 @@ class WavesharePanel(Panel):
         self._awake = False  # the controller is initialised (not reset, asleep or off)
         self._glass: bytes | None = None  # the RAM bytes of the picture on the glass
         self._old_valid = False  # RAM 0x26 holds that picture
+        self._mode: Refresh | None = None  # the refresh kind the last init readied
 
     def __repr__(self) -> str:
         return (
@@ -470,16 +471,20 @@ class WavesharePanel(Panel):
             if kind is Refresh.FULL:
                 # A fresh init before every full or fast refresh: a partial leaves
                 # its own registers behind (border, RAM options, LUT).
-                epd.init()
+                self._call(recipe.init)
+                if not recipe.full_sets_base:
+                    self._write_old_image(buffer)
                 getattr(epd, recipe.full)(buffer)
             elif kind is Refresh.FAST:
-                getattr(epd, recipe.init_fast)(*recipe.init_fast_args)
+                self._call(recipe.init_fast)
                 if not recipe.fast_sets_base:
                     self._write_old_image(buffer)
                 getattr(epd, recipe.fast)(buffer)
             else:
-                if not self._awake or not self._old_valid:
-                    epd.init()  # also puts the RAM address counters at 0, 0
+                # A file with its own partial init needs it after any other init.
+                other_mode = recipe.init_partial is not None and self._mode is not Refresh.PARTIAL
+                if not self._awake or not self._old_valid or other_mode:
+                    self._call(recipe.wakes_partial)  # also puts the RAM counters at 0, 0
                 if not self._old_valid and self._glass is not None:
                     self._write_old_image(self._glass)
                 if recipe.partial_takes_window:
@@ -488,8 +493,13 @@ class WavesharePanel(Panel):
                     getattr(epd, recipe.partial)(buffer)
             self._awake = self._old_valid = True
             self._glass = bytes(buffer)
+        self._mode = kind
         self.counts[kind] += 1
         return kind
+
+    def _call(self, call: Call) -> None:
+        """Call the vendor method `call` names with its arguments."""
+        getattr(self.epd, call.method)(*call.args)
 
     def _write_old_image(self, buffer: bytes | bytearray) -> None:
         """Put `buffer` in RAM 0x26 without a refresh, through the vendor's own
@@ -519,14 +529,12 @@ class WavesharePanel(Panel):
         """Wake the controller without changing the picture; True when BUSY answered a
         command (so an unplugged panel raises `PanelUnplugged`), False when this
         model's plain init has no such command to check."""
-        method = self.recipe.probe
+        probe = self.recipe.probe
         with self._vendor_call("probe"):
-            if method is None:
-                self.epd.init()
-            else:
-                getattr(self.epd, method)(*self.recipe.init_fast_args)
+            self._call(self.recipe.init if probe is None else probe)
         self._awake = False  # a probe's registers are not a refresh's: init again
-        return method is not None
+        self._mode = None
+        return probe is not None
 
     def _forget(self) -> None:
         """After a failure the controller's state and the glass are unknown: the next
