@@ -152,6 +152,7 @@ def build(
             rows=shape.rows,
             cols=shape.cols,
         )
+    twins: dict[str, Twin] = {}
     for kind, settings in wired:
         made = (
             kind.emulate(settings, wiring)
@@ -160,9 +161,12 @@ def build(
         )
         inputs.drivers.append(made.driver)
         if made.twin is not None:
-            inputs.twins.append(made.twin)
+            twins[kind.name] = made.twin
         if kind.grid:
             inputs.grid, inputs.hardware = made.driver, made.hardware
+    # A script line plays on the first twin that takes it: the first in the
+    # profile's `kinds`, as its author listed them, whichever kinds are installed.
+    inputs.twins = [twins[name] for name in kinds if name in twins]
     if inputs.grid is not None and orientation is not None:
         on_grid = inputs.grid
 

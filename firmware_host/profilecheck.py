@@ -45,8 +45,9 @@ def summary(profile: profiles.Profile) -> str:
     plan = pins.check(profile)
     buses = [*(["SPI0"] if pins.needs_spi(profile) else []), *profile.input.bus_names()]
     panels = f"{profile.stand.driver} panels"
-    keys = sum(1 for use in plan if " key " in use.what)
-    parts = [panels, *buses] + ([f"{keys} keys"] if keys else [])
+    # Each kind's lines, in the words its declaration gives them ("8 keys").
+    counted = [kind.counted(settings) for kind, settings in profile.input.wired()]
+    parts = [panels, *buses, *(words for words in counted if words)]
     return f"ok: {len(plan)} GPIOs ({', '.join(parts)})" if plan else f"ok: no GPIO ({panels})"
 
 

@@ -13,10 +13,16 @@ from pathlib import Path
 
 import dial_plugin
 import pytest
+from gpiozero.pins.mock import MockFactory
 
 from keystand import inputkinds
 from keystand.doctor import Machine, diagnose
+from keystand.drivers.inputs import KeyName, Press
+from keystand.inputs_setup import build
 from keystand.profile import ProfileError, load
+from keystand.rules import Card
+from keystand.stand import Stand
+from keystand.store import Store
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 CODE = "5VHK-ZHXC-WE7S"
@@ -78,7 +84,8 @@ def test_profile_check_reads_its_table_from_its_declaration(
 ) -> None:
     done = keystand(env, "profile", "check", dial_profile(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.endswith(": ok: 19 GPIOs (waveshare panels, SPI0)\n")
+    # Its lines counted from its declaration, in the default words ("dial lines").
+    assert done.stdout.endswith(": ok: 19 GPIOs (waveshare panels, SPI0, 6 dial lines)\n")
     bad = tmp_path / "bad.toml"
     bad.write_text(dial_profile(tmp_path).read_text().replace("push = 20", "push = 40"))
     done = keystand(env, "profile", "check", bad)
@@ -93,9 +100,9 @@ def test_without_the_plugin_the_kind_and_its_table_are_unknown(tmp_path: Path) -
     path.write_text(path.read_text()[: path.read_text().index("[input.dial]")])
     with pytest.raises(ProfileError) as info:
         load(str(path))
+    # Every kind the registry finds, whichever are installed beside keystand.
     assert str(info.value).endswith(
-        'input.kinds: "dial": expected one of simulator, script, keyboard, keys, mpr121, '
-        "serial-grid"
+        f'input.kinds: "dial": expected one of {", ".join(inputkinds.names())}'
     )
 
 
@@ -170,3 +177,41 @@ def test_run_emulate_plays_a_script_on_its_twin_as_on_the_keys(
         states[name] = json.loads(keystand(env, "state", "--state-dir", state, "--json").stdout)
     assert states["dial"] == states["keys"]
     assert states["dial"]["turns_left"] < 9  # the dials gave a clue and a guess: a turn went by
+
+
+# Dials beside the minimal build's keys, on GPIOs nothing else uses (its panels
+# simulated, so theirs are free).
+BESIDE_KEYS = """
+[input.dial.A]
+a = 2
+b = 3
+push = 4
+
+[input.dial.B]
+a = 14
+b = 15
+push = 17
+"""
+
+
+@pytest.mark.parametrize("kinds", [["dial", "keys"], ["keys", "dial"]])
+def test_emulated_twins_follow_the_profiles_order(
+    installed: Path, tmp_path: Path, kinds: list[str]
+) -> None:
+    """Both the dials and the keys take `press A clue`: the kind listed first in
+    the profile plays it, not the one the registry lists first."""
+    text = (HARDWARE / "minimal.toml").read_text()
+    both = tmp_path / "both.toml"
+    text = text.replace('driver = "waveshare"', 'driver = "sim"')
+    listed = ", ".join(f'"{kind}"' for kind in kinds)
+    both.write_text(text.replace('kinds = ["keys"]', f"kinds = [{listed}]") + BESIDE_KEYS)
+    profile = load(str(both))
+    assert list(profile.input.kinds) == kinds
+    stand = Stand(Store(tmp_path / "state"), new_card=lambda: Card.from_code(CODE))
+    stand.boot()
+    (tmp_path / "out").mkdir()
+    inputs = build(profile, stand, tmp_path / "state", pins=MockFactory(), emulate=tmp_path / "out")
+    twins = [type(twin).__name__ for twin in inputs.twins]
+    assert twins == [{"dial": "DialTwin", "keys": "KeysTwin"}[kind] for kind in kinds]
+    clue = Press("A", KeyName.CLUE)
+    assert type(next(t for t in inputs.twins if t.takes(clue))).__name__ == twins[0]

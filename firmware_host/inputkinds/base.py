@@ -122,6 +122,9 @@ class InputKind(Generic[S]):
     # Built from the profile by `build`/`emulate`; False: `keystand run` makes it
     # itself from its own options (the page, the keyboard, the script).
     wired: ClassVar[bool] = True
+    # What `profile check`'s summary calls its `lines`, counted ("8 keys"); None:
+    # "<name> lines"; "": left out of the words (still among the GPIOs counted).
+    lines_word: ClassVar[str | None] = None
 
     def read(self, table: Any, where: str) -> S:
         """The kind's table from the profile, checked (SchemaError naming the key)."""
@@ -150,6 +153,12 @@ class InputKind(Generic[S]):
     def lines(self, settings: S) -> Iterable[Use]:
         """The GPIOs it wires (planned after the panels')."""
         return ()
+
+    def counted(self, settings: S) -> str | None:
+        """Its lines in `profile check`'s summary ("8 keys"), or None."""
+        word = f"{self.name} lines" if self.lines_word is None else self.lines_word
+        count = sum(1 for _ in self.lines(settings))
+        return f"{count} {word}" if count and word else None
 
     # -- keystand doctor ------------------------------------------------------------
 

@@ -39,6 +39,7 @@ class SeatKeys(InputKind[Keys]):
     table = "keys"
     settings = Keys
     needs = "[input.keys.A] and [input.keys.B]"
+    lines_word = "keys"  # a line a key
 
     def read(self, table: Any, where: str) -> Keys:
         if not isinstance(table, dict):

@@ -45,6 +45,7 @@ class Mpr121Grid(TouchGrid[Mpr121]):
     table = "mpr121"
     settings = Mpr121
     needs = "[input.mpr121] with its electrode map"
+    lines_word = ""  # its interrupt line: part of the I2C1 device the summary names
 
     def read(self, table: Any, where: str) -> Mpr121:
         if not isinstance(table, dict):
