@@ -3,10 +3,13 @@ no hardware library imported by anything a desktop loads."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -56,3 +59,52 @@ def test_the_installed_package_carries_what_emulation_loads() -> None:
     data = PYPROJECT["tool"]["setuptools"]["package-data"]["keystand.hardware"]
     for module in sorted((ROOT / "hardware" / "grid-firmware").glob("*.py")):
         assert any(Path(module.relative_to(ROOT / "hardware")).match(g) for g in data), module
+
+
+def test_the_package_says_it_is_typed() -> None:
+    """PEP 561's marker in the package, shipped as package data, so a package
+    written apart from keystand (a game, an input kind) type-checks against it."""
+    assert (ROOT / "firmware_host" / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["keystand"]
+
+
+def installed_as_a_wheel_would(venv: Path) -> None:
+    """A bare venv whose site-packages holds keystand laid out as a wheel installs
+    it (tools/lint_tree.py's links to the checkout's files, py.typed among them)."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    (site,) = venv.glob("lib/python3*/site-packages")
+    spec = importlib.util.spec_from_file_location("lint_tree", ROOT / "tools" / "lint_tree.py")
+    assert spec is not None and spec.loader is not None
+    lint_tree = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lint_tree)
+    lint_tree.lay_out(ROOT, site)
+
+
+def test_a_package_apart_from_keystand_type_checks_against_it(tmp_path: Path) -> None:
+    """mypy reads keystand's own annotations from an installed keystand (not the
+    "missing library stubs or py.typed marker" it gives an untyped package), so a
+    wrong use in a package written apart from it is found."""
+    pytest.importorskip("mypy")
+    installed_as_a_wheel_would(tmp_path / "venv")
+    extension = tmp_path / "extension.py"
+    extension.write_text(
+        "from keystand.panel_models import model\n\nsize: int = model('epd2in7_V2')\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--no-incremental",
+            "--python-executable",
+            tmp_path / "venv" / "bin" / "python",
+            extension,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert "py.typed" not in done.stdout, done.stdout
+    wrong = 'Incompatible types in assignment (expression has type "PanelModel"'
+    assert wrong in done.stdout, done.stdout

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +27,8 @@ def test_a_wheel_installed_elsewhere_runs_the_desktop_profile(tmp_path: Path) ->
     built = sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, ROOT, cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("keystand-*.whl")
+    with zipfile.ZipFile(wheel) as built_wheel:
+        assert "keystand/py.typed" in built_wheel.namelist()  # PEP 561: typed
 
     venv = tmp_path / "venv"
     assert sh(sys.executable, "-m", "venv", venv, cwd=tmp_path).returncode == 0
