@@ -5,10 +5,13 @@ test-only record. The driver's byte stream for every refresh kind is the one the
 unmodified vendor class sends when called by hand with the record's methods and
 arguments.
 
-The record is test-only: the 2.66"'s file puts its X window one byte in and
-its Y counter on row 295, which the emulator's SSD1680 does not place on the
-glass, so only the byte streams are compared here (the emulator records them
-and answers BUSY), not the picture.
+The record is test-only: the 2.66"'s display() sets its X counter one byte in
+and its Y counter on row 295 before writing RAM 0x24, which the emulator's
+SSD1680 does not place on the glass, so only the byte streams are compared here
+(the emulator records them and answers BUSY), not the picture. Nor does the
+driver's own write of the old image (RAM 0x26, after the init) start where
+display() starts: the emulator finds each partial's old image stale. A shipped
+2.66" needs both placed first (docs/design.md, "Extension trials").
 """
 
 from __future__ import annotations
