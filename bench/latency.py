@@ -125,7 +125,7 @@ def _play(
         if stand.version == drawn[0]:
             return {}
         drawn[0] = stand.version
-        full, pause, hold = stand.full_refresh, awaiting_clue(stand), game_over(stand)
+        full, pause, hold = stand.redraw.full, awaiting_clue(stand), game_over(stand)
         frames: dict[Seat, int] = {}
         for seat, panel in panels.items():
             started = time.perf_counter()
@@ -145,7 +145,7 @@ def _play(
             played.handovers[seat].append(
                 Handover(at, full=full, pause=pause, hold=hold, touch=touch)
             )
-        stand.full_refresh = False
+        stand.redraw.drawn()
         if frames:
             played.changes.append(Handover(at, full=full, touch=touch))
         return frames

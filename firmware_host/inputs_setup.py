@@ -174,8 +174,7 @@ def build(
             save_orientation(state_dir, new)  # on disk before the grid turns
             _inner(on_grid).orientation = new  # one assignment: atomic
 
-        stand.grid = orientation
-        stand.on_calibrated = calibrated
+        stand.calibration.attach(orientation, calibrated)
     return inputs
 
 

@@ -650,8 +650,10 @@ def _serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
         log.warning("journal repaired on start: %s", resumed.recovery)
     for skipped in resumed.skipped if resumed else ():
         log.warning("journal record not used: %s", skipped)
-    if stand.fault:
-        log.error("the stand cannot save (%s); the screens say so until it can", stand.fault)
+    if stand.faults.saving:
+        log.error(
+            "the stand cannot save (%s); the screens say so until it can", stand.faults.saving
+        )
     # SIGHUP: the terminal of a foreground run has closed (an SSH session, `make sim`).
     for stop_signal in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(stop_signal, lambda *_: built.done.set())

@@ -60,7 +60,7 @@ def render(stand: Stand, seat: Seat, panel: Panel, places: Places | None = None)
     if seat in stand.menus:
         view = menu_view(stand, seat)
     elif stand.state is None:  # no game: the disk refused to save a new one, or idle
-        view = neutral(layouts.Neutral.CANNOT_SAVE if stand.fault else layouts.Neutral.IDLE)
+        view = neutral(layouts.Neutral.CANNOT_SAVE if stand.faults.saving else layouts.Neutral.IDLE)
         place = None  # a picture with no game: its keys have nothing to label
     else:
         view = stand.game.view(stand.state, seat, context(stand, seat))
@@ -88,24 +88,24 @@ def key_labels(stand: Stand, seat: Seat, place: KeyPlace) -> layouts.KeyLabels:
 
 def context(stand: Stand, seat: Seat) -> games.Context:
     """The stand's own state `seat`'s screen may show beside the game."""
-    hint = stand.hints[seat][0] if seat in stand.hints else None
-    if hint is None and stand.calibrating is not None:
+    hint = stand.hints.of(seat)
+    if hint is None and stand.calibration.asking is not None:
         hint = "calibrate"  # until the touch comes: both screens ask for it
-    if hint is None and seat in stand.unsaved:
+    if hint is None and seat in stand.saved.seats:
         hint = "settings_unsaved"  # the seat's own choice, kept until it can be saved
     return games.Context(
-        undo_asked=stand.undo_request.seat if stand.undo_request else None,
+        undo_asked=stand.undo.asked_by,
         reveal=stand.revealed,
-        cannot_save=stand.fault is not None,
-        input_lost=bool(stand.inputs_lost),
-        partner_panel_failed=seat.partner in stand.panel_faults,
+        cannot_save=stand.faults.saving is not None,
+        input_lost=bool(stand.faults.inputs_lost),
+        partner_panel_failed=seat.partner in stand.faults.panels,
         hint=hint,
-        repaired=stand.repaired.value if stand.repaired else None,
-        show_refusal=stand.refusal_shown,
+        repaired=stand.faults.repaired.value if stand.faults.repaired else None,
+        show_refusal=stand.refusal.shown,
         penalty_pending=stand.penalty_pending,
-        timer=stand.timer_left,
+        timer=stand.timer.left,
         cursor=stand.cursor_of(seat),  # the guesser's own, on its own screen only
-        number=stand.numbering.get(seat),  # the clue's number being chosen: its own screen
+        number=stand.choosing.numbering.get(seat),  # the clue's number being chosen: its own screen
         chosen=stand.settings.of_game(stand.game),  # the next game's choices (the menu's)
     )
 
@@ -126,7 +126,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             continue
         entry = layouts.MenuItem(item.value)
         if item is Item.CALIBRATE:
-            lines.append(layouts.MenuLine(entry, value_text=f"{stand.grid}°"))
+            lines.append(layouts.MenuLine(entry, value_text=f"{stand.calibration.grid}°"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
         elif (
@@ -159,7 +159,7 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
         menu.editing,
         history,
         history_page=menu.page,
-        other_panel_failed=seat.partner in stand.panel_faults,
+        other_panel_failed=seat.partner in stand.faults.panels,
         campaign=campaign_lines(menu.campaign) if menu.campaign is not None else None,
     )
 
@@ -195,11 +195,11 @@ def public(stand: Stand) -> dict[str, Any]:
         "grid": {"rows": grid.rows, "cols": grid.cols},
         "state": stand.game.summary(stand.state) if stand.state else None,
         "refused": last.message
-        if last is not None and games.refused(last) and stand.refusal_shown
+        if last is not None and games.refused(last) and stand.refusal.shown
         else None,
-        "cannot_save": stand.fault,
+        "cannot_save": stand.faults.saving,
         # The seats whose panel fails (public: anyone at the table sees it stuck).
-        "panel_failed": sorted(seat.value for seat in stand.panel_faults),
+        "panel_failed": sorted(seat.value for seat in stand.faults.panels),
     }
 
 

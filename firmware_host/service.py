@@ -93,7 +93,9 @@ def awaiting_clue(stand: Stand) -> bool:
     refresh policy may clear the ghosting now. Not while a seat chooses its clue's
     number on its keys: its next press comes at once, and must not wait behind a
     clearing."""
-    return stand.state is not None and stand.game.quiet(stand.state) and not stand.numbering
+    return (
+        stand.state is not None and stand.game.quiet(stand.state) and not stand.choosing.numbering
+    )
 
 
 def game_over(stand: Stand) -> bool:
@@ -304,7 +306,7 @@ class Service:
         """Give each worker its seat's frame, if anything changed since the last one."""
         if self.stand.version == self._drawn_version:
             return
-        full = self.stand.full_refresh
+        full = self.stand.redraw.full
         tag = (self.stand.store.game_id, self.stand.store.records)
         pause, hold = self.quiet(self.stand), game_over(self.stand)
         for seat, worker in self.workers.items():
@@ -315,7 +317,7 @@ class Service:
                 log.exception("cannot draw seat %s's screen", seat.value)
                 continue
             worker.show(image, full=full, tag=tag, pause=pause, hold=hold)
-        self.stand.full_refresh = False
+        self.stand.redraw.drawn()
         self._drawn_version = self.stand.version
 
     def _keep_neutral(self, seat: Seat, panel: Panel) -> None:

@@ -261,7 +261,7 @@ def _steps(
         )
     if order == "restart-first":
         shown = t.seen()
-        told = bool(t.stand.unsaved)  # the screens said the setting is not saved yet
+        told = bool(t.stand.saved.seats)  # the screens said the setting is not saved yet
         t.restart()
         problems += _same(t, shown, "a restart on the full disk", settings_told=told)
     filler.unlink()
@@ -350,13 +350,13 @@ def _back(t: Table) -> list[tuple[str, str]]:
         ]
     records = _events(t.root / "current.journal")
     t.do(event)
-    if isinstance(event, Press) and Seat(event.seat) in t.stand.numbering:
+    if isinstance(event, Press) and Seat(event.seat) in t.stand.choosing.numbering:
         # A clue that takes a number (classic, the menu's Clue number on by
         # default): the clue key chose it, the menu key gives the clue.
         t.do(Press(event.seat, KeyName.MENU))
     after = _events(t.root / "current.journal")
-    if after != records + 1 or t.stand.fault:
-        return [("stranded", f"with space again, {event} was not taken: {t.stand.fault}")]
+    if after != records + 1 or t.stand.faults.saving:
+        return [("stranded", f"with space again, {event} was not taken: {t.stand.faults.saving}")]
     return []
 
 

@@ -13,5 +13,5 @@ def give_clue(stand: Stand, seat: str, now: float) -> None:
     """`seat` presses its clue key, then, if that chose a number, the key that gives
     the clue with it (the first number shown: a clue for 1)."""
     stand.handle(Press(seat, KeyName.CLUE), now)
-    if Seat(seat) in stand.numbering:
+    if Seat(seat) in stand.choosing.numbering:
         stand.handle(Press(seat, KeyName.MENU), now)

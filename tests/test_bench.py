@@ -270,12 +270,12 @@ def test_the_classic_bot_plays_whole_games_with_the_stands_keys(
             presses[key] += 1
             if key is KeyName.CLUE:  # choosing the number: nothing journaled
                 chosen += 1
-                assert stand.state.events_applied == before and stand.numbering
+                assert stand.state.events_applied == before and stand.choosing.numbering
                 continue
             assert stand.state.events_applied == before + 1 and stand.state.last is not None
             assert not games.refused(stand.state.last), step
             if key is KeyName.MENU:  # the clue, with the number the presses chose
-                assert stand.state.log[-1].number == chosen and not stand.numbering
+                assert stand.state.log[-1].number == chosen and not stand.choosing.numbering
                 chosen = 0
         else:
             assert isinstance(step.event, Touch)

@@ -36,6 +36,6 @@ def test_a_bounce_on_the_word_just_found_is_not_shown_as_refused(name: str, tmp_
     assert not games.refused(found)
     stand.handle(Touch(row, col), 2.1)  # the same finger, a moment later
     assert games.refused(stand.state.last) and stand.state.last.code == "covered"
-    assert not stand.refusal_shown and stand.refused_at is None
+    assert not stand.refusal.shown and stand.refusal.at is None
     stand.handle(Press("A", KeyName.CLUE), 3.0)  # a clue while guessing: refused, shown
-    assert games.refused(stand.state.last) and stand.refusal_shown and stand.refused_at == 3.0
+    assert games.refused(stand.state.last) and stand.refusal.shown and stand.refusal.at == 3.0

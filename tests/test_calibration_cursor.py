@@ -99,20 +99,20 @@ def test_calibration_turns_the_grid_and_survives_a_restart(tmp_path: Path) -> No
     mat = Orientation(1)  # the mat laid a quarter turn from how it was wired
     agents = sorted(card.agents(Seat.A))
     first = Run(tmp_path, "mpr121-strips", mat)
-    assert first.stand.grid == Orientation(0)  # nothing saved yet: taken as unturned
+    assert first.stand.calibration.grid == Orientation(0)  # nothing saved yet: taken as unturned
     # Menu > Calibrate grid (clue moves up: from Close to the last entry), then
     # seat A's top-left word as the mat has it, then a clue and two guesses.
     calibrate = ["press A menu long", "press A clue", "press A menu", *cells(0)]
     script = first.play([*calibrate, "press A clue", *cells(agents[0], agents[1])])
     assert not script.missed
-    assert first.stand.grid == mat and first.stand.calibrating is None
+    assert first.stand.calibration.grid == mat and first.stand.calibration.asking is None
     assert json.loads((first.state_dir / GRID_FILE).read_text())["turns"] == 1
     first.stop()
     expected = [rules.Clue(Seat.A), *(rules.Touch.at(i) for i in agents[:2])]
     assert first.stand.state == Duet.replay(card, rules.STANDARD, expected)
 
     again = Run(tmp_path, "mpr121-strips", mat)
-    assert again.stand.grid == mat  # from grid.json, and so is the driver's
+    assert again.stand.calibration.grid == mat  # from grid.json, and so is the driver's
     assert again.inputs.grid.inner.orientation == mat
     again.play(cells(agents[2]))
     again.stop()
@@ -125,8 +125,8 @@ def test_the_menu_shows_the_grids_orientation_only_on_a_stand_with_a_grid(tmp_pa
     stand.boot()
     stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
     assert Item.CALIBRATE not in stand.menus[Seat.A].items
-    stand.menus.clear()
-    stand.grid = Orientation(3, mirror=True)
+    stand.menus.open.clear()
+    stand.calibration.grid = Orientation(3, mirror=True)
     stand.handle(Press("A", KeyName.MENU, long=True), 0.0)
     view = screens.menu_view(stand, Seat.A)
     (line,) = [x for x in view.lines if x.item is layouts.MenuItem.CALIBRATE]
@@ -137,18 +137,18 @@ def test_a_calibration_touch_off_the_corners_is_asked_again(tmp_path: Path) -> N
     stand = Stand(Store(tmp_path / "s"), new_card=lambda: Card.from_code(CODE))
     stand.boot()
     told: list[Orientation] = []
-    stand.grid, stand.on_calibrated = Orientation(), told.append
+    stand.calibration.grid, stand.calibration.on_calibrated = Orientation(), told.append
     items = stand.menu_items()
-    stand.menus[Seat.B] = Menu(Seat.B, index=items.index(Item.CALIBRATE), items=items)
+    stand.menus.open[Seat.B] = Menu(Seat.B, index=items.index(Item.CALIBRATE), items=items)
     stand.handle(Press("B", KeyName.MENU), 0.0)
-    assert stand.calibrating is Seat.A and not stand.menus
+    assert stand.calibration.asking is Seat.A and not stand.menus
     before = stand.state
     stand.handle(Touch(2, 2), 1.0)  # not a corner: nothing played, asked again
-    assert stand.calibrating is Seat.A and stand.state == before and not told
-    assert stand.hints[Seat.A][0] == "not_corner"
+    assert stand.calibration.asking is Seat.A and stand.state == before and not told
+    assert stand.hints.said[Seat.A][0] == "not_corner"
     stand.handle(Touch(4, 0), 2.0)  # a corner: the grid turns; still nothing played
-    assert told == [Orientation(1)] and stand.grid == Orientation(1)
-    assert stand.calibrating is None and stand.state == before
+    assert told == [Orientation(1)] and stand.calibration.grid == Orientation(1)
+    assert stand.calibration.asking is None and stand.state == before
 
 
 def views_of(stand: Stand, monkeypatch: pytest.MonkeyPatch) -> dict[Seat, object]:
@@ -215,7 +215,7 @@ def test_the_turns_keys_come_back_after_a_guess(tmp_path: Path) -> None:
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     agent = min(card.agents(Seat.A))
     stand.handle(Press("B", KeyName.CLUE), 0.5)  # pick word
-    stand.cursors[Seat.B] = agent
+    stand.choosing.cursors[Seat.B] = agent
     stand.handle(Press("B", KeyName.MENU, long=True), 1.0)  # guess: held, still a guess
     assert stand.state.agents_found == 1 and Seat.B not in stand.menus
     assert stand.cursor_of(Seat.B) is None  # guessed: the turn's keys again

@@ -175,7 +175,7 @@ def test_the_menu_shows_the_campaign_and_a_new_one_asks_twice(tmp_path: Path) ->
     s = stand(tmp_path)
     play_and_win(s.store, "cairo", seed=11)
     s.boot()  # the stand as the service starts it: a game in play
-    s.menus[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.CAMPAIGN))
+    s.menus.open[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.CAMPAIGN))
     s.handle(Press("A", KeyName.MENU), 1.0)
     view = screens.menu_view(s, Seat.A)
     assert view.campaign is not None
@@ -207,11 +207,11 @@ def test_a_new_campaign_the_disk_refuses_is_told(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(s.store, "new_campaign", refuse)
-    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.NEW_CAMPAIGN))
+    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.NEW_CAMPAIGN))
     s.handle(Press("B", KeyName.MENU), 1.0)
     s.handle(Press("B", KeyName.MENU), 1.1)
     assert Seat.B not in s.menus  # back to its screen, which says so
-    assert s.hints[Seat.B][0] == "campaign_unsaved"
+    assert s.hints.said[Seat.B][0] == "campaign_unsaved"
     assert s.store.campaign()["missions"]["9-5"]["won"] == 1
 
 

@@ -155,10 +155,10 @@ def test_a_clue_the_disk_refuses_keeps_its_number_for_another_press(
 
     monkeypatch.setattr(stand.store, "record", full)
     stand.handle(Press("A", KeyName.MENU), 0.2)  # Clue 2: not saved, not taken
-    assert stand.state.clue is None and stand.numbering == {SPYMASTERS: "2"}
+    assert stand.state.clue is None and stand.choosing.numbering == {SPYMASTERS: "2"}
     view = stand.game.view(stand.state, OPERATIVES, screens.context(stand, OPERATIVES))
     assert view.public.cannot_save and view.public.clue_number is None
     monkeypatch.setattr(stand.store, "record", record)
     stand.handle(Press("A", KeyName.MENU), 0.3)
-    assert str(stand.state.clue) == "clue blue 2" and not stand.numbering
+    assert str(stand.state.clue) == "clue blue 2" and not stand.choosing.numbering
     assert '"clue blue 2"' in (tmp_path / "current.journal").read_text()

@@ -97,15 +97,15 @@ def journal_events(root: Path) -> list[str]:
 
 def test_expiry_ends_the_turn_as_a_journaled_event_and_replay_agrees(tmp_path: Path) -> None:
     stand = timed_stand(tmp_path)
-    assert stand.timer_left == 120  # drawn full before the clock starts
+    assert stand.timer.left == 120  # drawn full before the clock starts
     stand.tick(1000.0)  # the service's first tick starts the clock
     give_clue(stand, "A", 1010.0)  # Clue…, Clue 1
     stand.handle(Touch(0, 0), 1030.0)
     stand.tick(1119.5)
-    assert stand.timer_left == 1 and stand.state.turn is Team.BLUE
+    assert stand.timer.left == 1 and stand.state.turn is Team.BLUE
     stand.tick(1120.0)
     assert stand.state.turn is Team.RED and stand.state.last.result is Result.TIME_UP
-    assert stand.timer_left == 120  # red's turn has its full time
+    assert stand.timer.left == 120  # red's turn has its full time
     assert journal_events(tmp_path) == ["clue blue 1", "touch 0 0", "timeout blue"]
     assert stand.state == replay(*journal_events(tmp_path))
     again = Stand(Store(tmp_path))
@@ -124,7 +124,7 @@ def test_a_turn_ended_by_a_pass_starts_the_next_clock_then(tmp_path: Path) -> No
     for line, t in (("clue blue 2", 10.0), ("touch 0 0", 20.0), ("pass blue", 50.0)):
         stand.handle(games.Played(parse_event(line)), t)
     stand.tick(109.0)
-    assert stand.state.turn is Team.RED and stand.timer_left == 1
+    assert stand.state.turn is Team.RED and stand.timer.left == 1
     stand.tick(110.0)
     assert stand.state.turn is Team.BLUE
 
@@ -141,10 +141,10 @@ def test_an_empty_table_stops_the_timer_after_each_team_timed_out_once(tmp_path:
     for t in (180.0, 240.0, 3600.0):
         assert not stand.tick(t)  # nothing changes: no more frames
     assert journal_events(tmp_path) == ["timeout blue", "timeout red"]
-    assert stand.version == version and stand.timer_left == 60
+    assert stand.version == version and stand.timer.left == 60
     stand.handle(Press("A", KeyName.CLUE), 4000.0)  # somebody is back: the clock runs
     stand.tick(4059.0)
-    assert stand.timer_left == 1 and stand.state.turn is Team.BLUE
+    assert stand.timer.left == 1 and stand.state.turn is Team.BLUE
     stand.tick(4060.0)
     assert journal_events(tmp_path)[-1] == "timeout blue" and stand.state.turn is Team.RED
 
@@ -156,12 +156,12 @@ def test_no_timeout_while_an_invalid_clues_cover_is_awaited(tmp_path: Path) -> N
     stand.handle(Act("penalty"), 2.0)  # as the menu's Invalid clue, chosen twice
     assert stand.penalty_pending
     stand.tick(70.0)
-    assert stand.timer_left == 0 and stand.state.turn is Team.BLUE  # "Time is up"
+    assert stand.timer.left == 0 and stand.state.turn is Team.BLUE  # "Time is up"
     view = classic_views.operatives(stand.state, Context(penalty_pending=True, timer=0))
     assert classic_screen.message_key(view.public) == ("classic_note", "time_up")
     stand.handle(Touch(1, 0), 71.0)  # red covers its word: the turn ends by the penalty
     assert stand.state.turn is Team.RED and "timeout" not in " ".join(journal_events(tmp_path))
-    assert stand.timer_left == 60
+    assert stand.timer.left == 60
 
 
 def test_the_timer_is_off_by_default_and_duet_has_none(tmp_path: Path) -> None:
@@ -169,12 +169,12 @@ def test_the_timer_is_off_by_default_and_duet_has_none(tmp_path: Path) -> None:
     stand.boot()
     stand.tick(0.0)
     stand.tick(10_000.0)
-    assert stand.timer_left is None and stand.state == replay()
+    assert stand.timer.left is None and stand.state == replay()
     duet = Stand(Store(tmp_path / "d"), settings=Settings().choosing(TIMER, 60))
     duet.boot()
     duet.tick(0.0)
     duet.tick(10_000.0)
-    assert duet.timer_left is None and duet.state.events_applied == 0
+    assert duet.timer.left is None and duet.state.events_applied == 0
 
 
 def test_the_menu_sets_the_timer_and_it_survives_a_restart(tmp_path: Path) -> None:
@@ -192,7 +192,7 @@ def test_the_menu_sets_the_timer_and_it_survives_a_restart(tmp_path: Path) -> No
     assert screens.render(stand, Seat.B, panel).size == panel.size
     assert json.loads((tmp_path / "settings.json").read_text())["timer"] == 90
     stand.handle(Press("B", KeyName.UNDO), 0.4)  # close: the running turn gets the clock
-    assert stand.timer_left == 90
+    assert stand.timer.left == 90
     stand.store.close()
     again = Stand(Store(tmp_path))
     again.boot()
@@ -214,7 +214,7 @@ def test_both_screens_count_down_in_coarse_steps(tmp_path: Path) -> None:
 
     def render(st: Stand, seat: Seat, panel: SimPanel) -> object:
         if seat.value == "A":
-            drawn.append(st.timer_left)
+            drawn.append(st.timer.left)
         return screens.render(st, seat, panel)
 
     panels = {s: SimPanel("epd2in7_V2", rotation=90, speed=0) for s in (Seat.A, Seat.B)}

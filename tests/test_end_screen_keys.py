@@ -139,7 +139,7 @@ def test_undo_and_pass_once_both_sides_are_shown_say_the_game_is_over(
 
 
 def test_every_hint_the_revealed_end_screen_can_get_has_its_words(tmp_path: Path) -> None:
-    """A key that does nothing there sets a hint (stand.py); the end screen draws it
+    """A key that does nothing there sets a hint (stand/hints.py); the end screen draws it
     under the code, in every language. Not "partner_new_game": that is set as a
     new game is dealt, and the game's next accepted input clears it."""
     stand = stand_of(tmp_path)

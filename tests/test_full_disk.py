@@ -70,14 +70,14 @@ def test_a_full_disk_through_dealing_playing_finishing_and_restarting(tiny_disk:
     for k in range(1000):
         taken = stand.state
         stand.handle(Act("undo") if k % 2 == 0 else Act("clue", "A"), 1.0)
-        if stand.fault:
+        if stand.faults.saving:
             break
     else:
         pytest.fail("the disk never refused a record")
     assert stand.state == taken  # the refused event was not taken
     assert Store.reader(root).peek()[0] == taken  # and everything taken is on disk
     stand.handle(Touch(*divmod(assassin, 5)), 1.0)
-    assert stand.state == taken and stand.fault
+    assert stand.state == taken and stand.faults.saving
     # Menu > New game on a full disk: the game in play stays, nothing archived.
     game = stand.store.game_id
     assert not stand.new_game()
@@ -89,15 +89,15 @@ def test_a_full_disk_through_dealing_playing_finishing_and_restarting(tiny_disk:
     if stand.state.clue_giver is None:
         stand.handle(Act("clue", "A"), 2.0)
     stand.handle(Touch(*divmod(assassin, 5)), 2.0)
-    assert stand.state.status is Status.LOST and stand.fault is None
+    assert stand.state.status is Status.LOST and stand.faults.saving is None
     stand.tick(100.0)  # the key revealed
     filler = fill(tiny_disk)
     stand.handle(Press("A", KeyName.CLUE), 101.0)  # the next game: refused by the disk
-    assert stand.state.status is Status.LOST and stand.fault
+    assert stand.state.status is Status.LOST and stand.faults.saving
     filler.unlink()
     stand.handle(Press("A", KeyName.CLUE), 102.0)
     assert stand.state.status is Status.PLAYING and stand.state.card == generate(78)
-    assert stand.fault is None
+    assert stand.faults.saving is None
     history = [json.loads(ln) for ln in (root / "history.jsonl").read_text().splitlines()]
     assert [h["id"] for h in history] == [game]
     no_none(root)

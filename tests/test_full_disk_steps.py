@@ -95,7 +95,7 @@ def test_a_new_game_refused_for_the_history_line_leaves_the_game_in_play(disk: P
     filler = fill(disk, leave_pages=1)
 
     choose(stand, "A", Item.NEW_GAME, 1.0)
-    assert stand.fault and stand.state == played and stand.store.game_id == game
+    assert stand.faults.saving and stand.state == played and stand.store.game_id == game
     assert last_record(root)["t"] == "event"  # no end record left behind
     assert history_ids(root) == [] and not (root / "next.journal").exists()
 
@@ -106,7 +106,7 @@ def test_a_new_game_refused_for_the_history_line_leaves_the_game_in_play(disk: P
 
     filler.unlink()  # space again: the same choice now deals, without a restart
     choose(again, "B", Item.NEW_GAME, 2.0)
-    assert again.fault is None and again.store.game_id != game
+    assert again.faults.saving is None and again.store.game_id != game
     assert history_ids(root) == [game]
     assert (root / "games" / f"{game}.journal").exists()
 
@@ -130,13 +130,13 @@ def test_a_history_rewrite_refused_for_space_strands_nothing(disk: Path) -> None
     filler = fill(disk, leave_pages=1)
 
     choose(stand, "A", Item.NEW_GAME, 1.0)
-    assert stand.fault is None and stand.store.game_id not in (None, game)
+    assert stand.faults.saving is None and stand.store.game_id not in (None, game)
     assert history_ids(root)[-1] == game  # the history line is there, once
     assert (root / "games" / f"{game}.journal").exists()
 
     filler.unlink()
     stand.handle(Act("clue", "A"), 2.0)
-    assert stand.fault is None and stand.store.records == 2
+    assert stand.faults.saving is None and stand.store.records == 2
     # The rewrite put off is done at the next finish, with room for it.
     choose(stand, "A", Item.NEW_GAME, 3.0)
     assert len(history_ids(root)) <= KEEP_GAMES + 1
@@ -152,7 +152,7 @@ def test_a_game_switch_refused_for_space_switches_nothing(disk: Path) -> None:
     filler = fill(disk)
 
     choose(stand, "A", Item.GAME, 1.0)
-    assert stand.fault and stand.state == played
+    assert stand.faults.saving and stand.state == played
     assert stand.settings.game == "duet"
     filler.unlink()
     choose(stand, "A", Item.GAME, 2.0)
@@ -208,12 +208,12 @@ def test_a_journal_move_refused_takes_back_the_history_line_and_the_end(
 
     monkeypatch.setattr(os, "replace", refuse_games)
     assert not stand.new_game()
-    assert "No space left on device" in str(stand.fault)
+    assert "No space left on device" in str(stand.faults.saving)
     assert (tmp_path / "current.journal").read_bytes() == journal
     assert not (tmp_path / "history.jsonl").exists()
     assert stand.store.game_id == game and stand.state == played
     stand.handle(Touch(*divmod(safe_cell(stand), 5)), 1.0)  # the game goes on, journaled
-    assert stand.fault is None and stand.store.records == 3
+    assert stand.faults.saving is None and stand.store.records == 3
     monkeypatch.undo()
     assert stand.new_game()
     assert history_ids(tmp_path) == [game]
@@ -237,7 +237,7 @@ def test_a_restart_with_no_room_to_finish_a_cut_step_resumes_the_game(
     assert again.store.game_id == game and again.state == played
     filler.unlink()
     choose(again, "A", Item.NEW_GAME, 1.0)
-    assert again.fault is None and history_ids(root) == [game]
+    assert again.faults.saving is None and history_ids(root) == [game]
     ends = [r.data for r in read(root / "games" / f"{game}.journal")[0] if r.data["t"] == "end"]
     assert len(ends) == 1  # the step's own end record, not a second one
 
@@ -254,7 +254,7 @@ def test_a_history_that_is_a_folder_is_one_line_and_an_empty_page(
     stand.handle(Press("A", KeyName.MENU), 0.0)
     assert menu.history == []
     assert "cannot read the history" in caplog.text and "Traceback" not in caplog.text
-    assert not stand.new_game() and stand.fault  # nowhere to write its line: the game stays
+    assert not stand.new_game() and stand.faults.saving  # nowhere to write its line: the game stays
 
 
 def test_a_game_switch_whose_setting_was_lost_boots_naming_the_game_in_play(

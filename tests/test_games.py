@@ -74,7 +74,7 @@ def test_a_duet_game_of_an_older_rules_version_goes_on_by_its_rules(tmp_path: Pa
     )
     stand = Stand(Store(tmp_path))
     stand.boot()
-    assert stand.repaired is None and stand.state.rules_version == 1
+    assert stand.faults.repaired is None and stand.state.rules_version == 1
     giver = stand.state.clue_giver
     assert giver is Seat.B  # known, but version 1 waits for the clue key
     assert stand.game.start_record(stand.state)["rules"] == 1
@@ -97,7 +97,7 @@ def test_a_rules_version_this_keystand_does_not_know_is_not_resumed(tmp_path: Pa
     (tmp_path / "current.journal").write_bytes(encode(0, start))
     stand = Stand(Store(tmp_path))
     stand.boot()  # kept aside, and a new game dealt
-    assert stand.repaired is not None and stand.repaired.value == "new_game"
+    assert stand.faults.repaired is not None and stand.faults.repaired.value == "new_game"
     assert list((tmp_path / "games").glob("unreadable-*.journal"))
 
 
@@ -115,9 +115,9 @@ def test_the_stand_plays_classic_keys_and_touches(tmp_path: Path) -> None:
     # The spymasters do: its number first (Clue…, +1), then the clue with it.
     for k, key in enumerate((KeyName.CLUE, KeyName.CLUE)):
         stand.handle(Press("A", key), 0.1 + k / 100)
-    assert stand.state.clue is None and stand.numbering == {Seat.A: "2"}
+    assert stand.state.clue is None and stand.choosing.numbering == {Seat.A: "2"}
     stand.handle(Press("A", KeyName.MENU), 0.15)  # "Clue 2"
-    assert str(stand.state.clue) == "clue blue 2" and not stand.numbering
+    assert str(stand.state.clue) == "clue blue 2" and not stand.choosing.numbering
     stand.handle(Touch(0, 0), 0.2)
     stand.handle(Press("A", KeyName.PASS), 0.3)  # not the spymasters' key
     assert stand.state.turn.value == "blue" and stand.state.guesses_left == 2
@@ -141,7 +141,7 @@ def test_with_clue_numbers_off_one_press_gives_the_clue_with_none(tmp_path: Path
     assert stand.labels(Seat.A)[KeyName.CLUE] == ("clue", False)  # "Clue given", as before
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     assert str(stand.state.clue) == "clue blue" and stand.state.guesses_left is None
-    assert not stand.numbering
+    assert not stand.choosing.numbering
 
 
 def test_classic_penalty_from_the_menu_then_the_word(tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ def test_the_serial_grid_is_built_for_the_games_4x4_grid(tmp_path: Path, stand_o
         driver = grid.inner  # the tapped driver
         assert (driver.rows, driver.cols) == (4, 4)
         assert len(driver.filter.every_cell) == 16
-        assert stand.grid == Orientation(0, False, 4, 4) == driver.orientation
+        assert stand.calibration.grid == Orientation(0, False, 4, 4) == driver.orientation
         assert (inputs.hardware.board.rows, inputs.hardware.board.cols) == (4, 4)  # its hello
     finally:
         inputs.hardware.close()

@@ -139,7 +139,7 @@ def test_the_store_tries_again_every_few_seconds_then_gives_up(
     disk = Disk(monkeypatch, tmp_path)
     disk.failing = {"fsync"}
     stand.handle(Press("A", KeyName.CLUE), 100.0)
-    assert stand.fault is not None and store.records == 1  # not taken
+    assert stand.faults.saving is not None and store.records == 1  # not taken
     tried = []
     real = Journal.recover
 
@@ -181,17 +181,17 @@ def test_the_stand_takes_input_again_by_itself_once_the_journal_is_trusted(
     disk = Disk(monkeypatch, root)
     disk.failing = {"fsync", "ftruncate"}
     stand.handle(Press("A", KeyName.CLUE), 10.0)
-    assert stand.fault is not None  # the screens say it cannot save
+    assert stand.faults.saving is not None  # the screens say it cannot save
     journal = root / CURRENT
     assert b'"e":"clue A"' in journal.read_bytes()  # written, never fsynced nor shown
     stand.tick(12.5)
-    assert stand.fault is not None  # the disk still fails
+    assert stand.faults.saving is not None  # the disk still fails
     disk.failing = set()
     assert stand.tick(15.0)  # a change the screens show: "cannot save" goes
-    assert stand.fault is None
+    assert stand.faults.saving is None
     assert [r["t"] for r in records_on_disk(journal)] == ["start"]  # the unshown record cut
     stand.handle(Press("A", KeyName.CLUE), 16.0)  # pressed again: taken
-    assert stand.fault is None
+    assert stand.faults.saving is None
     stand.store.close()
     assert [r.get("e") for r in records_on_disk(journal)] == [None, "clue A"]
 

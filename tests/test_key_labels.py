@@ -79,7 +79,7 @@ def stand(
     s.boot(game)
     s.cursor_keys = cursor_keys
     if grid:
-        s.grid = Orientation(0)
+        s.calibration.grid = Orientation(0)
     return s
 
 
@@ -95,20 +95,23 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     numbers = before.game.clue_numbers
     if word is None:
         assert new == [], "a key with no label journaled something"
-        assert set(after.menus) == set(before.menus) and after.picking == before.picking
-        assert after.numbering == before.numbering
+        assert (
+            set(after.menus.open) == set(before.menus.open)
+            and after.choosing.picking == before.choosing.picking
+        )
+        assert after.choosing.numbering == before.choosing.numbering
     elif word == "number":  # "Clue…": the number first, nothing journaled
         assert new == [] and numbers is not None
-        assert after.numbering == {**before.numbering, seat: numbers.start}
+        assert after.choosing.numbering == {**before.choosing.numbering, seat: numbers.start}
     elif word.startswith("give:"):  # "Clue 2": the clue, with the number the label names
-        assert kinds == ["Clue"] and seat not in after.numbering
-        assert str(new[0].number) == word.removeprefix("give:") == before.numbering[seat]
-    elif word in ("plus", "minus") and seat in before.numbering:
+        assert kinds == ["Clue"] and seat not in after.choosing.numbering
+        assert str(new[0].number) == word.removeprefix("give:") == before.choosing.numbering[seat]
+    elif word in ("plus", "minus") and seat in before.choosing.numbering:
         assert new == [] and numbers is not None
-        at = numbers.values.index(before.numbering[seat])
-        assert after.numbering[seat] == numbers.values[at + (1 if word == "plus" else -1)]
-    elif word == "back" and seat in before.numbering:
-        assert new == [] and seat not in after.numbering and after.state == before.state
+        at = numbers.values.index(before.choosing.numbering[seat])
+        assert after.choosing.numbering[seat] == numbers.values[at + (1 if word == "plus" else -1)]
+    elif word == "back" and seat in before.choosing.numbering:
+        assert new == [] and seat not in after.choosing.numbering and after.state == before.state
     elif word in ("clue", "arm"):
         assert kinds == ["Clue"]
         assert getattr(new[0], "number", None) is None  # one press: no number
@@ -117,28 +120,28 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     elif word == "end_turn":
         assert kinds == ["Pass"], "the end-turn key did more (or less) than end the turn"
     elif word == "undo":
-        assert (new == [] and after.undo_request.seat is seat) or kinds == ["Undo"]
+        assert (new == [] and after.undo.request.seat is seat) or kinds == ["Undo"]
     elif word == "menu":
         assert new == [] and seat in after.menus
     elif word == "pick":
-        assert new == [] and seat in after.picking and after.cursor_of(seat) is not None
+        assert new == [] and seat in after.choosing.picking and after.cursor_of(seat) is not None
     elif word in ("next", "down") and not in_menu:
         assert new == [] and after.cursor_of(seat) != before.cursor_of(seat)
     elif word == "back" and not in_menu:
-        assert new == [] and seat not in after.picking
+        assert new == [] and seat not in after.choosing.picking
     elif word == "guess":
         at = before.cursor_of(seat)
         assert kinds in ([], ["Touch"])  # [] when the rules refuse the word
         if new:
             assert before.game.grid.row_col(at) == (new[0].row, new[0].col)
-            assert seat not in after.picking
+            assert seat not in after.choosing.picking
     elif word == "new_game":
         assert new and new[0][0] == "start"
     elif word == "cancel":
-        assert new == [] and after.calibrating is None
+        assert new == [] and after.calibration.asking is None
     else:
         assert in_menu, f"{word!r} outside the menu"
-        menu, now = before.menus[seat], after.menus.get(seat)
+        menu, now = before.menus[seat], after.menus.open.get(seat)
         paging = menu.campaign is not None  # the campaign's pages: up and down turn them
         if word == "up" and paging:
             assert now is not None and now.page == menu.page - 1
@@ -242,7 +245,7 @@ def test_picking_and_going_back_journal_nothing_and_end_turn_never_guesses() -> 
     assert [s.labels(Seat.B)[k][0] for k in KeyName] == ["next", "down", "back", "guess"]
     s.handle(Press("B", KeyName.UNDO), 2.0)  # back
     agent = min(s.state.card.agents(Seat.A))
-    s.cursors[Seat.B] = agent
+    s.choosing.cursors[Seat.B] = agent
     s.handle(Press("B", KeyName.CLUE), 3.0)
     s.handle(Press("B", KeyName.MENU), 4.0)  # guess: an agent
     assert s.labels(Seat.B)[KeyName.PASS] == ("end_turn", False)
@@ -302,7 +305,7 @@ def test_the_end_held_and_shown_label_what_undo_and_clue_do() -> None:
 
 def test_calibration_labels_undo_cancel() -> None:
     s = stand(grid=True)
-    s.calibrating = Seat.A
+    s.calibration.asking = Seat.A
     assert s.labels(Seat.A)[KeyName.UNDO] == ("cancel", False)
     list(try_every_key(s, 0.0))
 
@@ -391,7 +394,7 @@ def test_choosing_the_number_ends_with_the_turn_it_was_for() -> None:
     s.handle(Press("A", KeyName.CLUE), 1.0)
     team = s.state.team
     s.handle(games.Played(Timeout(team)), 2.0)
-    assert s.state.team is team.other and not s.numbering
+    assert s.state.team is team.other and not s.choosing.numbering
     assert s.labels(Seat.A)[KeyName.CLUE] == ("number", False)
     list(try_every_key(s, 3.0))
 
@@ -405,7 +408,7 @@ def test_a_failed_spymasters_panel_holds_the_numbered_clue() -> None:
     assert s.labels(Seat.A)[KeyName.MENU] == (None, False)
     list(try_every_key(s, 1.0))
     s.handle(Press("A", KeyName.MENU), 2.0)
-    assert s.state.clue is None and s.numbering == {Seat.A: "1"}
+    assert s.state.clue is None and s.choosing.numbering == {Seat.A: "1"}
     s.panel_health(Seat.A, None)
     assert s.labels(Seat.A)[KeyName.MENU] == ("give:1", False)
 
@@ -475,7 +478,7 @@ def test_the_known_guessers_first_pick_gives_the_clue_on_keys() -> None:
     card = s.state.card
     a_agent = min(card.agents(Seat.A))
     s.handle(Press("A", KeyName.CLUE), 0.0)  # A's clue: B guesses, then passes
-    s.cursors[Seat.B] = a_agent
+    s.choosing.cursors[Seat.B] = a_agent
     s.handle(Press("B", KeyName.CLUE), 1.0)
     s.handle(Press("B", KeyName.MENU), 2.0)
     s.handle(Press("B", KeyName.PASS), 3.0)
@@ -485,7 +488,7 @@ def test_the_known_guessers_first_pick_gives_the_clue_on_keys() -> None:
     list(try_every_key(s, 4.0))
     b_agent = min(card.agents(Seat.B) - {a_agent})
     s.handle(Press("A", KeyName.CLUE), 5.0)  # pick word
-    s.cursors[Seat.A] = b_agent
+    s.choosing.cursors[Seat.A] = b_agent
     records = len(journal(s))
     s.handle(Press("A", KeyName.MENU), 6.0)  # guess: B's clue and A's first guess
     assert [type(e).__name__ for e in journal(s)[records:]] == ["Touch"]

@@ -123,12 +123,12 @@ def stand_at(scene: Scene, build: str = "minimal") -> Stand:
     if not s.playing and not scene.revealed:
         s.ended_at = 0.0  # the end held back, undo still possible
     if scene.picking:
-        s.picking.add(scene.seat)
-        s.cursors[scene.seat] = 12
+        s.choosing.picking.add(scene.seat)
+        s.choosing.cursors[scene.seat] = 12
     if scene.menu:
-        s.menus[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=scene.menu_index)
+        s.menus.open[scene.seat] = Menu(scene.seat, items=s.menu_items(), index=scene.menu_index)
     if scene.number is not None:
-        s.numbering[scene.seat] = scene.number
+        s.choosing.numbering[scene.seat] = scene.number
     return s
 
 
@@ -255,7 +255,7 @@ def test_the_emulated_minimal_build_shows_each_keys_label(tmp_path: Path) -> Non
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     s = stand_at(Scene(A_CLUE, Seat.B, picking=True))
-    s.cursors.clear()  # the cursor where a first pick puts it: B's top left
+    s.choosing.cursors.clear()  # the cursor where a first pick puts it: B's top left
     want = screens.render(
         s, Seat.B, SimPanel("epd2in7_V2", rotation=90, speed=0),
         {Seat.B: screens.KeyPlace("left", ORDER)},

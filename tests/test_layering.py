@@ -142,7 +142,7 @@ def test_a_layer_or_game_breach_in_a_scratch_copy_fails_the_check(tmp_path: Path
     (copy / "firmware_host" / "extra.py").write_text('"""A module nobody placed."""\n')
     journal = copy / "firmware_host" / "journal.py"
     journal.write_text(journal.read_text() + "\nfrom keystand import profile  # noqa\n")
-    stand = copy / "firmware_host" / "stand.py"
+    stand = copy / "firmware_host" / "stand" / "core.py"
     stand.write_text(stand.read_text() + "\nfrom keystand.rules import classic_events  # noqa\n")
     broken = lint_imports(copy)
     out = broken.stdout + broken.stderr
@@ -151,7 +151,7 @@ def test_a_layer_or_game_breach_in_a_scratch_copy_fails_the_check(tmp_path: Path
     assert "keystand.journal is not allowed to import keystand.profile" in out
     assert "not listed as layers:\n\n- keystand.extra\n" in out
     assert "the host imports no game's own modules BROKEN" in out
-    assert "keystand.stand -> keystand.rules.classic_events" in out
+    assert "keystand.stand.core -> keystand.rules.classic_events" in out
 
 
 def test_an_import_cycle_in_a_scratch_copy_fails_the_check(tmp_path: Path) -> None:

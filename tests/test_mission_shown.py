@@ -192,7 +192,7 @@ def test_a_seat_view_carries_the_mission_of_the_game_it_shows(tmp_path: Path) ->
     for seat in Seat:
         v = s.game.view(s.state, seat, screens.context(s, seat))
         assert v.mission == CAIRO and v.next_mission is None
-    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(MISSION))
+    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(MISSION))
     s.handle(Press("B", KeyName.MENU), 1.0)  # the next game's: the one in play stays Cairo
     v = s.game.view(s.state, Seat.A, screens.context(s, Seat.A))
     assert v.mission == CAIRO and v.next_mission is not None and v.next_mission != CAIRO

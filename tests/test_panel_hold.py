@@ -107,11 +107,11 @@ def test_an_undo_the_failed_seat_must_confirm_is_held(stand: Stand) -> None:
     seat's own request (pressed blind) the working seat may still confirm."""
     b_gives_next(stand)
     stand.handle(Press("A", KeyName.UNDO), 3.0)
-    assert stand.undo_request is not None
+    assert stand.undo.request is not None
     stand.panel_health(B, FAULT)
-    assert stand.undo_request is None  # B cannot see it is asked
+    assert stand.undo.request is None  # B cannot see it is asked
     stand.handle(Press("A", KeyName.UNDO), 4.0)
-    assert stand.undo_request is None and view_of(stand, A).undo_asked is None
+    assert stand.undo.request is None and view_of(stand, A).undo_asked is None
     stand.handle(Press("B", KeyName.UNDO), 5.0)  # B asks: A sees it and may confirm
     assert view_of(stand, A).undo_asked is Who.PARTNER
     stand.handle(Press("A", KeyName.UNDO), 6.0)
@@ -124,7 +124,7 @@ def test_classic_holds_the_spymasters_clue_while_their_panel_fails(tmp_path: Pat
     stand.panel_health(A, "seat A: BUSY stuck")  # seat A faces the spymasters
     stand.handle(Press("A", KeyName.CLUE), 0.0)
     assert stand.state.phase is ClassicPhase.AWAITING_CLUE
-    assert not stand.numbering  # not even its number: the spymasters cannot see it
+    assert not stand.choosing.numbering  # not even its number: the spymasters cannot see it
     stand.panel_health(A, None)
     give_clue(stand, "A", 1.0)
     assert stand.state.phase is ClassicPhase.GUESSING
@@ -194,7 +194,7 @@ def test_an_unplugged_panel_holds_the_game_until_it_is_plugged_back(tmp_path: Pa
             Press("B", KeyName.PASS),
         ):
             service.submit(event)
-        assert settled(lambda: B in stand.panel_faults and stand.state.clue_giver is B)
+        assert settled(lambda: B in stand.faults.panels and stand.state.clue_giver is B)
         service.submit(Press("B", KeyName.CLUE))
         service.submit(touch(cells(card, B, Key.AGENT)[1]))
         assert settled(lambda: stand.state.phase is Phase.AWAITING_CLUE)
@@ -204,7 +204,7 @@ def test_an_unplugged_panel_holds_the_game_until_it_is_plugged_back(tmp_path: Pa
         assert shown.tobytes() == want.tobytes()  # the controller shows the held screen
         assert view_of(stand, A).held
         hardware[B].fault = None  # plugged back in
-        assert settled(lambda: B not in stand.panel_faults)
+        assert settled(lambda: B not in stand.faults.panels)
         assert service.workers[B].wait_idle(30)
         shown = hardware[B].shown.rotate(90, expand=True).convert("1")
         assert shown.tobytes() == screens.render(stand, B, panels[B]).convert("1").tobytes()

@@ -196,7 +196,7 @@ def test_the_menu_deals_it_and_the_stand_takes_its_grid(
     assert stand.handle(Touch(3, 4), 3.0)
     assert sorted(stand.state.covered) == [19]
     stand.handle(Touch(3, 4), 3.1)  # the same finger again: a bounce, not a refusal shown
-    assert stand.state.last.code == "covered" and not stand.refusal_shown
+    assert stand.state.last.code == "covered" and not stand.refusal.shown
     for seat in Seat:  # each screen draws the practice grid
         panel = SimPanel("epd2in7_V2", rotation=90, speed=0)
         image = screens.render(stand, seat, panel)

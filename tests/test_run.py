@@ -121,7 +121,7 @@ def test_a_state_dir_that_refuses_writes_still_runs_and_says_it_cannot_save(
     cards = iter(range(5, 100))
     stand = Stand(Store(tmp_path), new_card=lambda: generate(next(cards)))
     stand.boot()  # does not raise
-    assert stand.state is None and "No space left on device" in str(stand.fault)
+    assert stand.state is None and "No space left on device" in str(stand.faults.saving)
     panels = {s: SimPanel("epd2in7_V2", rotation=90, speed=0) for s in Seat}
     service = Service(
         stand, panels, render=screens.render, blank=screens.blank, describe=screens.public
@@ -166,7 +166,7 @@ def test_a_new_game_the_disk_refuses_keeps_the_game_in_play(
         Journal, "append", lambda self, data: (_ for _ in ()).throw(OSError(28, "disk full"))
     )
     assert not stand.new_game()
-    assert stand.state == before and stand.store.game_id == game and stand.fault
+    assert stand.state == before and stand.store.game_id == game and stand.faults.saving
     fds = len(os.listdir("/proc/self/fd"))
     for _ in range(30):
         assert not stand.new_game()
@@ -237,9 +237,9 @@ def test_with_no_input_an_undo_request_lapses_and_the_key_is_revealed(tmp_path: 
     try:
         service.submit(Act("clue", "A"))
         service.submit(Press("A", KeyName.UNDO))
-        assert wait_until(lambda: stand.undo_request is not None)
+        assert wait_until(lambda: stand.undo.request is not None)
         now[0] += 6  # no input at all: the loop's tick lets the request lapse
-        assert wait_until(lambda: stand.undo_request is None)
+        assert wait_until(lambda: stand.undo.request is None)
 
         assassin = next(i for i, k in enumerate(card.a) if k.value == "X")
         service.submit(Touch(*divmod(assassin, 5)))
@@ -400,7 +400,7 @@ def test_a_damaged_journal_is_reported_in_the_log_and_on_both_screens(
     (tmp_path / "current.journal").write_bytes(b"".join(lines))
     stand = Stand(Store(tmp_path), new_card=lambda: generate(13))
     stand.boot()
-    assert stand.repaired is not None and stand.repaired.value == repaired
+    assert stand.faults.repaired is not None and stand.faults.repaired.value == repaired
     panel = SimPanel("epd2in7_V2", rotation=90)
     for seat in Seat:
         want = screens.layouts.render(
@@ -410,7 +410,7 @@ def test_a_damaged_journal_is_reported_in_the_log_and_on_both_screens(
         )
         assert screens.render(stand, seat, panel).tobytes() == want.tobytes()
     stand.handle(Act("clue", "B") if repaired == "resumed" else Act("clue", "A"), 0.0)
-    assert stand.repaired is None
+    assert stand.faults.repaired is None
 
 
 def test_the_menus_choices_survive_a_restart(tmp_path: Path) -> None:
@@ -487,7 +487,7 @@ def test_a_failing_panel_is_named_on_the_other_screen_until_it_answers(tmp_path:
         a.broken = False
         assert wait_until(lambda: b_shows(False))
         assert service.drain(30)
-        assert Seat.A not in stand.panel_faults
+        assert Seat.A not in stand.faults.panels
     finally:
         assert service.shutdown(30)
 

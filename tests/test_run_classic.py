@@ -232,7 +232,7 @@ def test_a_numbered_clue_on_the_minimal_builds_keys_ends_where_play_says(tmp_pat
     # What the spymasters' HAT showed while choosing: their screen with "Number: 2"
     # and the keys labelled +1, -1, Back, Clue 2 (the press that followed gave it).
     choosing = Stand(cast(Store, None), state=Classic.start(ClassicCard.from_code(CODE)))
-    choosing.numbering[Seat.A] = "2"
+    choosing.choosing.numbering[Seat.A] = "2"
     want = screens.render(
         choosing, Seat.A, SimPanel("epd2in7_V2", rotation=90, speed=0),
         {Seat.A: screens.KeyPlace("left", tuple(KeyName))},

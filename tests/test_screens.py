@@ -42,7 +42,7 @@ def test_the_menu_shows_nothing_of_the_game(tmp_path: Path) -> None:
     two.handle(Touch(*divmod(min(two.state.card.agents(Seat.B)), 5)), 0.1)
     assert one.state.card != two.state.card
     for s in (one, two):
-        s.menus[Seat.A] = Menu(Seat.A, index=2)
+        s.menus.open[Seat.A] = Menu(Seat.A, index=2)
     for lang in layouts.languages():
         for s in (one, two):
             s.settings = Settings(lang=(lang, lang))
@@ -76,7 +76,7 @@ def test_history_is_read_once_per_visit(tmp_path: Path, monkeypatch: pytest.Monk
     reads = []
     real = s.store.history
     monkeypatch.setattr(s.store, "history", lambda limit=None: reads.append(1) or real(limit))
-    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
+    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("B", KeyName.MENU), 1.0)
     for _ in range(3):
         view = screens.menu_view(s, Seat.B)
@@ -296,7 +296,7 @@ def test_the_history_pages_through_the_newest_games(tmp_path: Path) -> None:
     for turns in range(1, 17):  # 17 games left for a new one: each listed as abandoned
         s.settings = s.settings.choosing(MISSION, Mission(turns, 0))
         assert s.new_game()  # the one before it (the first, dealt at boot: 9-9) listed
-    s.menus[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
+    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("B", KeyName.MENU), 0.0)
     view = screens.menu_view(s, Seat.B)
     assert view.history is not None and len(view.history) == 16  # all, newest first
@@ -334,7 +334,7 @@ def test_the_history_holds_the_newest_fifty_games(tmp_path: Path) -> None:
     s = stand(tmp_path, 7)
     for _ in range(55):
         assert s.new_game()
-    s.menus[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.HISTORY))
+    s.menus.open[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.HISTORY))
     s.handle(Press("A", KeyName.MENU), 0.0)
     listed = [g["id"] for g in s.store.history()]
     assert [g["id"] for g in s.menus[Seat.A].history] == listed[:50]

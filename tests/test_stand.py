@@ -83,12 +83,12 @@ def test_undo_needs_both_seats_within_the_window(stand: Stand) -> None:
     stand.handle(touch(agent_cell(card, Seat.A)), 1.0)
     stand.handle(Press("B", KeyName.UNDO), 2.0)
     assert stand.state.agents_found == 1  # one seat alone takes nothing back
-    assert stand.undo_request is not None and stand.undo_request.seat is Seat.B
+    assert stand.undo.request is not None and stand.undo.request.seat is Seat.B
     stand.handle(Press("B", KeyName.UNDO), 3.0)  # the same seat again: still one seat
     assert stand.state.agents_found == 1
     stand.handle(Press("A", KeyName.UNDO), 3.5)
     assert stand.state.agents_found == 0
-    assert stand.undo_request is None
+    assert stand.undo.request is None
 
 
 def test_an_undo_request_lapses(stand: Stand) -> None:
@@ -99,7 +99,7 @@ def test_an_undo_request_lapses(stand: Stand) -> None:
     assert stand.tick(2.0 + stand.settings.undo_window + 0.1)
     stand.handle(Press("A", KeyName.UNDO), 20.0)
     assert stand.state.agents_found == 1
-    assert stand.undo_request is not None and stand.undo_request.seat is Seat.A
+    assert stand.undo.request is not None and stand.undo.request.seat is Seat.A
 
 
 def test_a_restart_resumes_the_same_turn(stand: Stand, tmp_path: Path) -> None:
@@ -211,7 +211,7 @@ def test_keys_of_the_seat_in_the_menu_do_not_reach_the_game(stand: Stand) -> Non
 
 def test_custom_mission_past_the_presets(stand: Stand) -> None:
     stand.settings = Settings().choosing(MISSION, Mission(6, 6))  # the last preset
-    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
+    stand.menus.open[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
     stand.handle(Press("A", KeyName.MENU), 0.0)
     assert stand.menus[Seat.A].editing == "turns"
     stand.handle(Press("A", KeyName.PASS), 0.1)  # 5 turns
@@ -228,7 +228,7 @@ def test_penalty_from_the_menu_takes_a_second_press(stand: Stand) -> None:
     while scrolling) changes nothing and asks again; the second one acts."""
     stand.handle(Act("clue", "A"), 0.0)
     before = stand.state
-    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(Item.PENALTY))
+    stand.menus.open[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(Item.PENALTY))
     stand.handle(Press("A", KeyName.MENU), 0.1)
     assert stand.state == before and stand.menus[Seat.A].confirming
     assert screens.menu_view(stand, Seat.A).lines[stand.menus[Seat.A].index].value_key == (
@@ -317,7 +317,7 @@ def test_an_unreadable_journal_is_kept_aside_and_the_stand_still_boots(tmp_path:
 
 
 def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) -> None:
-    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
+    stand.menus.open[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
     seen = [stand.settings.of(MISSION)]
     for t in range(7):
         stand.handle(Press("A", KeyName.MENU), float(t))
@@ -343,7 +343,7 @@ def test_the_mission_entry_cycles_through_presets_custom_and_back(stand: Stand) 
 def test_who_gives_the_first_clue_is_chosen_in_the_menu_and_journaled(
     stand: Stand, tmp_path: Path
 ) -> None:
-    stand.menus[Seat.B] = Menu(Seat.B, index=stand.menu_items().index(FIRST))
+    stand.menus.open[Seat.B] = Menu(Seat.B, index=stand.menu_items().index(FIRST))
     stand.handle(Press("B", KeyName.MENU), 0.0)
     assert stand.settings.of(FIRST) is Seat.B  # either -> this seat
     stand.handle(Press("B", KeyName.MENU), 0.1)
@@ -372,7 +372,7 @@ def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
     monkeypatch.setattr(stand.store, "record", full)
     assert stand.handle(Act("clue", "A"), 0.0)  # a change to show: the fault
     assert stand.state == before  # not taken: never shown as if it were
-    assert stand.fault is not None and "No space left" in stand.fault
+    assert stand.faults.saving is not None and "No space left" in stand.faults.saving
     panel = SimPanel("epd2in13_V4", rotation=90, speed=0)
     want = views.for_seat(before, Seat.A, Context(cannot_save=True))
     assert (
@@ -381,7 +381,7 @@ def test_an_input_that_cannot_be_saved_is_not_taken_and_the_screens_say_so(
     )
     monkeypatch.setattr(stand.store, "record", real)
     stand.handle(Act("clue", "A"), 1.0)  # the card is back: taken, the note gone
-    assert stand.state.clue_giver is Seat.A and stand.fault is None
+    assert stand.state.clue_giver is Seat.A and stand.faults.saving is None
 
 
 def screens_of(stand: Stand) -> dict[Seat, bytes]:
@@ -433,44 +433,47 @@ def test_keys_that_do_nothing_say_what_would(stand: Stand) -> None:
     that clue does; the hint goes after a few seconds, or at once with the next
     thing that counts."""
     stand.handle(Press("A", KeyName.MENU), 0.0)
-    assert stand.hints == {Seat.A: ("hold_menu", 0.0)}
+    assert stand.hints.said == {Seat.A: ("hold_menu", 0.0)}
     assert views_hint(stand, Seat.A) == "hold_menu" and views_hint(stand, Seat.B) is None
-    assert stand.tick(REFUSAL_SHOWN) and stand.hints == {}
+    assert stand.tick(REFUSAL_SHOWN) and stand.hints.said == {}
     assassin = next(i for i, k in enumerate(stand.state.card.a) if k is Key.ASSASSIN)
     stand.handle(Act("clue", "A"), 10.0)
     stand.handle(Touch(*divmod(assassin, 5)), 11.0)
     stand.tick(11.0 + stand.settings.reveal_delay)  # both sides shown
     stand.handle(Press("B", KeyName.UNDO), 30.0)
-    assert stand.hints[Seat.B][0] == "too_late"  # not only the end line again: why not
+    assert stand.hints.said[Seat.B][0] == "too_late"  # not only the end line again: why not
     stand.handle(Press("A", KeyName.PASS), 30.5)
-    assert stand.hints[Seat.A][0] == "too_late"
+    assert stand.hints.said[Seat.A][0] == "too_late"
     stand.hints.clear()
     stand.handle(Touch(0, 0), 31.0)
-    assert {s: h[0] for s, h in stand.hints.items()} == {Seat.A: "new_game", Seat.B: "new_game"}
+    assert {s: h[0] for s, h in stand.hints.said.items()} == {
+        Seat.A: "new_game",
+        Seat.B: "new_game",
+    }
     panel = SimPanel("epd2in7_V2", rotation=90)
     drawn = screens.render(stand, Seat.A, panel)
     stand.hints.clear()
     # Once both sides are shown, the end screen says it without a key pressed.
     assert screens.render(stand, Seat.A, panel).tobytes() == drawn.tobytes()
-    stand.hints[Seat.A] = ("hold_menu", 31.5)
+    stand.hints.said[Seat.A] = ("hold_menu", 31.5)
     assert screens.render(stand, Seat.A, panel).tobytes() != drawn.tobytes()  # hints show
     stand.hints.clear()
     stand.handle(Press("A", KeyName.CLUE), 32.0)
-    assert stand.state.status is Status.PLAYING and stand.hints == {}
+    assert stand.state.status is Status.PLAYING and stand.hints.said == {}
 
 
 def views_hint(stand: Stand, seat: Seat) -> str | None:
-    return stand.hints[seat][0] if seat in stand.hints else None
+    return stand.hints.of(seat)
 
 
 def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: Stand) -> None:
-    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
+    stand.menus.open[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(MISSION))
     for t in range(4):  # 9-9 -> 10-10 -> 11-11 -> Moscow 8-8 -> Cairo 9-5
         stand.handle(Press("A", KeyName.MENU), float(t))
     assert stand.settings.of(MISSION) == Mission(9, 5)
     line = screens.menu_view(stand, Seat.A).lines[stand.menu_items().index(MISSION)]
     assert line.next_game and line.named == ("cairo", "9-5")
-    stand.menus.clear()
+    stand.menus.open.clear()
     assert stand.state is not None and stand.state.mission == Mission(9, 9)
     for seat in Seat:
         v = views.for_seat(stand.state, seat, Context(chosen=stand.settings.options))
@@ -496,7 +499,7 @@ def test_a_mission_chosen_mid_game_shows_as_next_game_until_it_applies(stand: St
     assert stand.state.mission == Mission(9, 5)
     v = views.for_seat(stand.state, Seat.B, Context(chosen=stand.settings.options))
     assert v.next_mission is None  # applied: nothing more to announce
-    stand.menus[Seat.A] = Menu(Seat.A)
+    stand.menus.open[Seat.A] = Menu(Seat.A)
     line = screens.menu_view(stand, Seat.A).lines[stand.menu_items().index(MISSION)]
     assert not line.next_game and line.named == ("cairo", "9-5")
 
@@ -507,15 +510,15 @@ def test_clue_order_and_first_clue_chosen_mid_game_show_as_next_game(stand: Stan
 
     def waits(seat: Seat) -> set[Setting[Any]]:
         opened = seat in stand.menus
-        stand.menus.setdefault(seat, Menu(seat))
+        stand.menus.open.setdefault(seat, Menu(seat))
         lines = screens.menu_view(stand, seat).lines
         if not opened:
-            del stand.menus[seat]
+            del stand.menus.open[seat]
         own = {s.item: s for s in SETTINGS}
         return {own[line.item.value] for line in lines if line.next_game}
 
     assert waits(Seat.A) == waits(Seat.B) == set()
-    stand.menus[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(ORDER))
+    stand.menus.open[Seat.A] = Menu(Seat.A, index=stand.menu_items().index(ORDER))
     stand.handle(Press("A", KeyName.MENU), 0.0)
     assert stand.settings.of(ORDER) and not stand.state.loose_order  # not mid-game
     assert waits(Seat.A) == waits(Seat.B) == {ORDER}
@@ -527,7 +530,7 @@ def test_clue_order_and_first_clue_chosen_mid_game_show_as_next_game(stand: Stan
         stand.handle(Press("A", KeyName.MENU), t)
     assert waits(Seat.A) == {ORDER}
     # A second clue in a row by A is still refused: the game in play alternates.
-    stand.menus.clear()
+    stand.menus.open.clear()
     stand.handle(Act("clue", "A"), 4.0)
     stand.handle(touch(agent_cell(stand.state.card, Seat.A)), 4.1)
     stand.handle(Act("pass", "B"), 4.2)
@@ -552,7 +555,7 @@ def test_nothing_waits_for_the_next_game_without_a_game_in_play(stand: Stand) ->
     # The end screen (the game over): the next game is dealt with them as they are.
     stand.state = stand.state.apply(stand.game.act_event(stand.state, "clue", Seat.A))[0]
     stand.settings = chosen
-    stand.menus[Seat.A] = Menu(Seat.A)
+    stand.menus.open[Seat.A] = Menu(Seat.A)
     assert any(line.next_game for line in screens.menu_view(stand, Seat.A).lines)
     assassin = next(i for i, k in enumerate(stand.state.card.a) if k.value == "X")
     stand.handle(touch(assassin), 5.0)

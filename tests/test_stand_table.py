@@ -100,7 +100,7 @@ def test_a_touch_before_the_first_clue_is_still_refused_and_shown(stand: Stand) 
     """Either seat may give the first clue: the stand does not know whose side would
     judge the touch, so it asks for the clue key (framed, a few seconds)."""
     assert stand.handle(Touch(0, 0), 0.0)
-    assert stand.state.last.reason.value == "no_clue" and stand.refusal_shown
+    assert stand.state.last.reason.value == "no_clue" and stand.refusal.shown
 
 
 def test_the_turn_ends_by_itself_when_nothing_is_left_to_find(stand: Stand) -> None:
@@ -133,10 +133,10 @@ def test_covering_any_word_found_this_turn_shows_no_refusal(stand: Stand) -> Non
     stand.handle(touch(second), 2.0)
     found = shown(stand)
     stand.handle(touch(first), 3.0)  # covering the first, late: the screens stay
-    assert stand.state.last.reason.value == "covered" and not stand.refusal_shown
+    assert stand.state.last.reason.value == "covered" and not stand.refusal.shown
     assert shown(stand) == found
     stand.handle(touch(first), 3.5)  # and again, adjusting the card
-    assert not stand.refusal_shown and shown(stand) == found
+    assert not stand.refusal.shown and shown(stand) == found
 
 
 def test_covering_after_the_turn_ended_shows_no_refusal(stand: Stand) -> None:
@@ -147,7 +147,7 @@ def test_covering_after_the_turn_ended_shows_no_refusal(stand: Stand) -> None:
     before = shown(stand)
     stand.handle(touch(found), 5.0)
     assert stand.state.phase is Phase.AWAITING_CLUE and stand.state.givers == (A,)
-    assert not stand.refusal_shown and shown(stand) == before
+    assert not stand.refusal.shown and shown(stand) == before
 
 
 def test_a_word_covered_on_an_earlier_turn_is_still_a_refusal_shown(stand: Stand) -> None:
@@ -155,7 +155,7 @@ def test_a_word_covered_on_an_earlier_turn_is_still_a_refusal_shown(stand: Stand
     word = cells(stand.state.card, B, Key.AGENT)[1]
     stand.handle(touch(word), 5.0)  # A's first guess on B's clue: a new turn
     assert stand.handle(touch(cells(stand.state.card, A, Key.AGENT)[0]), 6.0)
-    assert stand.state.last.reason.value == "covered" and stand.refusal_shown
+    assert stand.state.last.reason.value == "covered" and stand.refusal.shown
 
 
 def test_the_timer_token_on_the_missed_word_is_no_guess(stand: Stand, tmp_path: Path) -> None:
@@ -169,10 +169,10 @@ def test_the_timer_token_on_the_missed_word_is_no_guess(stand: Stand, tmp_path: 
     assert stand.state.phase is Phase.AWAITING_CLUE and missed in stand.state.misses(B)
     records, before = len(journal(tmp_path)), shown(stand)
     stand.handle(touch(missed), 2.0)  # the token's hand
-    assert stand.state.last.reason.value == "no_clue" and not stand.refusal_shown
+    assert stand.state.last.reason.value == "no_clue" and not stand.refusal.shown
     assert shown(stand) == before
     stand.handle(touch(missed), 8.0)  # again: a guess? the clue key first
-    assert stand.refusal_shown and shown(stand) != before
+    assert stand.refusal.shown and shown(stand) != before
     assert len(journal(tmp_path)) == records
     stand.handle(Press("B", KeyName.CLUE), 9.0)
     stand.handle(touch(missed), 10.0)  # A guesses it on B's clue: B's agent
@@ -194,7 +194,7 @@ def test_a_covering_touch_shows_no_refusal_in_every_game(name: str, tmp_path: Pa
         stand.handle(touch(word), 2.0 + n)
     assert not games.refused(stand.state.last)
     stand.handle(touch(words[0]), 5.0)
-    assert games.refused(stand.state.last) and not stand.refusal_shown
+    assert games.refused(stand.state.last) and not stand.refusal.shown
 
 
 def test_a_scripted_clue_line_still_plays(stand: Stand) -> None:

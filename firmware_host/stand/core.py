@@ -3,8 +3,13 @@
 Owned by the service loop (one thread); no I/O but the store. An input becomes
 a rules event, a menu step (menu.py) or nothing; an accepted rules event is
 journaled (fsync) before `handle` returns, and only then may anything draw its
-result. The settings the menu edits are settings.py's; the turn timer is
-turn_timer.py's.
+result. The stand's parts keep their own state, each in its own module: the
+undo agreement (undo.py), the open menus (open_menus.py), the turn timer
+(timer.py), calibration (calibration.py), faults (faults.py), hints and the
+refusal on the screens (hints.py), a seat's cursor and clue number
+(choosing.py), the saved settings (saving.py). Each moves the redraw counter
+(redraw.py) where it changes what a screen shows; so does this module, where
+the game, the settings or the end change.
 
 Keys of a seat: clue, pass, undo, menu. What each does now is `meaning`, one
 table for the key's label on the screen (layouts/keys.py) and for what a press
@@ -22,53 +27,32 @@ does (`_game_key`), so a label cannot say what its key does not do:
   Clue number off, one press gives the clue with none.
 - In a seat's menu: clue moves up, pass down, menu chooses, undo goes back.
   The menu is drawn on that seat's screen only and shows no key.
-
-The redraw version (shown.py): every field of the stand is what a screen may
-show unless `UNSHOWN` names it. Each public method that changes the stand is an
-`@entry`, which compares those fields before and after it and moves `version` if
-any differ. Nothing else moves it, so no handler can forget to.
 """
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from keystand.drivers.inputs import Act, InputEvent, KeyName, Press, Touch
-from keystand.drivers.inputs.touchfilter import Orientation
 
-from . import cursor, games
-from .journal import JournalError
-from .menu import HISTORY_GAMES, Choice, Do, Entry, Item, Menu, items_of
-from .rules import Seat
-from .settings import (
-    LANGUAGES,
-    SAVE_RETRY,
-    UNDO_WINDOW,
-    Settings,
-    Unsaved,
-)
-from .shown import entry, fields_shown
-from .store import Resumed, Store
-from .turn_timer import TurnTimer
-
-# The menu's and the settings' names, as the stand has always offered them.
-__all__ = [
-    "LANGUAGES",
-    "REFUSAL_SHOWN",
-    "SAVE_RETRY",
-    "UNDO_WINDOW",
-    "Item",
-    "Menu",
-    "Repair",
-    "Settings",
-    "Stand",
-    "UndoRequest",
-    "items_of",
-]
+from .. import cursor, games
+from ..journal import JournalError
+from ..menu import HISTORY_GAMES, Choice, Do, Entry, Item, Menu, items_of
+from ..rules import Seat
+from ..settings import Settings
+from ..store import Resumed, Store
+from .calibration import Calibration
+from .choosing import Choosing
+from .faults import Faults, Repair
+from .hints import Hints, Refusal
+from .open_menus import OpenMenus
+from .redraw import Redraw
+from .saving import SavedSettings
+from .timer import TurnTimer
+from .undo import UndoAgreement
 
 log = logging.getLogger(__name__)
 
@@ -85,37 +69,10 @@ PICKING = {
 NUMBERING = {KeyName.CLUE: "plus", KeyName.PASS: "minus", KeyName.UNDO: "back"}
 GIVE = "give:"  # the meaning that gives the clue, before the number it gives
 
-REFUSAL_SHOWN = 4.0  # seconds a refusal stays on the screens before the last outcome is back
-# Seconds the partner's screen says one seat left the game for a new one (unless
-# the new game's first input comes sooner): long enough to be seen by a player
-# who looked away, as the board it was playing has gone.
-LEFT_SHOWN = 30.0
-# Turns the timer may end in a row with no input at the table: one each, then the
-# table is taken for empty (a turn's timeout is the timer's, not the players').
-IDLE_TIMEOUTS = 2
-
-
-@dataclass
-class UndoRequest:
-    seat: Seat
-    at: float
-
-
-class Repair(enum.Enum):
-    """What start-up did with a damaged journal (both screens say it)."""
-
-    RESUMED = "resumed"  # the game resumed from the records before the damage
-    NEW_GAME = "new_game"  # nothing usable: a new game was dealt
-
 
 @dataclass
 class Stand:
     """The game, the menus and the pending undo of one stand."""
-
-    # The fields no screen shows: changing them moves no version.
-    UNSHOWN: ClassVar[frozenset[str]] = frozenset(
-        {"store", "new_card", "on_calibrated", "version", "_card", "idle_timeouts"}
-    )
 
     store: Store
     settings: Settings = field(default_factory=Settings)
@@ -123,47 +80,36 @@ class Stand:
     # passed over for one of that game's own (its `generate`).
     new_card: Callable[[], object] | None = None  # None: the game's own (`generate`)
     state: Any = None  # the game in play, a state of its game (games.of_state)
-    menus: dict[Seat, Menu] = field(default_factory=dict)
-    undo_request: UndoRequest | None = None
-    full_refresh: bool = True  # the next frames want a full refresh
-    version: int = 0  # goes up with every change a screen may show (see `entry`)
+    cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
+    redraw: Redraw = field(default_factory=Redraw, init=False)
+    menus: OpenMenus = field(init=False)
+    undo: UndoAgreement = field(init=False)
+    timer: TurnTimer = field(init=False)  # the turn timer (a game with one)
+    calibration: Calibration = field(init=False)
+    faults: Faults = field(init=False)
+    hints: Hints = field(init=False)
+    refusal: Refusal = field(init=False)
+    choosing: Choosing = field(init=False)
+    saved: SavedSettings = field(init=False)
     ended_at: float | None = None  # when the game in play ended (None: not, or long ago)
     # A game resumed in its end hold (ended, not yet listed: the stand stopped before
     # both sides were shown): the hold, and the undo it allows, start again at the
     # service's next tick (the stand has no clock of its own).
     hold_resumed: bool = False
-    fault: str | None = None  # why the last accepted input could not be saved (not taken)
-    inputs_lost: frozenset[str] = frozenset()  # input devices that stopped answering
-    panel_faults: dict[Seat, str] = field(default_factory=dict)  # panels failing, and how
-    hints: dict[Seat, tuple[str, float]] = field(default_factory=dict)  # what to press, since
-    repaired: Repair | None = None  # the journal was damaged on start (until the next event)
-    refusal_shown: bool = True  # False: the screens are back on the last accepted outcome
-    refused_at: float | None = None  # when the refusal on screen came
-    # The touch grid's orientation on the table (None: no grid), told to the
-    # grid (and saved) by `on_calibrated` when a calibration touch sets it.
-    grid: Orientation | None = None
-    on_calibrated: Callable[[Orientation], None] | None = None
-    calibrating: Seat | None = None  # the next touch sets the grid's orientation
-    cursor_keys: bool = False  # buttons only: the guesser picks words with a cursor
-    cursors: dict[Seat, int] = field(default_factory=dict)  # each seat's, table cells
-    picking: set[Seat] = field(default_factory=set)  # the seats whose cursor shows
-    # The seats choosing their clue's number on their keys, and the number shown (a
-    # value of the game's `clue_numbers`): that seat's view state, journaled only
-    # as the clue it gives.
-    numbering: dict[Seat, str] = field(default_factory=dict)
     penalty_pending: bool = False  # an invalid clue called: the next touch names the word
-    timer: TurnTimer = field(default_factory=TurnTimer)  # the turn timer (a game with one)
-    # Turns the timer ended with no input at the table since: at IDLE_TIMEOUTS (each
-    # team's turn run out, nobody there) it waits, showing a full turn, for the next
-    # input, so a table left alone settles and its panels sleep.
-    idle_timeouts: int = 0
     _card: Any = field(default=None, repr=False)  # dealt, not yet on disk
-    # Settings the disk refused, until `tick` saves them.
-    saving: Unsaved = field(default_factory=Unsaved)
 
-    def shown(self) -> list[object]:
-        """What the screens may show of the stand now (every field not `UNSHOWN`)."""
-        return fields_shown(self, self.UNSHOWN)
+    def __post_init__(self) -> None:
+        r = self.redraw
+        self.menus, self.undo, self.timer = OpenMenus(r), UndoAgreement(r), TurnTimer(r)
+        self.calibration, self.faults = Calibration(r), Faults(r)
+        self.hints, self.refusal, self.choosing = Hints(r), Refusal(r), Choosing(r)
+        self.saved = SavedSettings(self.store, r)
+
+    @property
+    def version(self) -> int:
+        """Goes up with every change a screen may show (redraw.py)."""
+        return self.redraw.version
 
     @property
     def game(self) -> games.Game:
@@ -178,87 +124,78 @@ class Stand:
         return self.state is not None and self.game.playing(self.state)
 
     @property
-    def timer_left(self) -> int | None:
-        """Seconds left on the turn timer (None: no timer running)."""
-        return self.timer.left
+    def unfinished(self) -> bool:
+        """A game in play, or its end still held (both seats may yet undo it): one
+        seat leaving it through the menu confirms first, and the partner is told."""
+        return self.playing or (self.state is not None and not self.revealed)
 
     @property
-    def unsaved(self) -> set[Seat | None]:
-        """The seats whose screens say their settings are not saved (None: a
-        start-up choice)."""
-        return self.saving.seats
+    def revealed(self) -> bool:
+        """Whether the finished game's key may be shown (undo is then refused)."""
+        return self.ended_at is None and not self.hold_resumed
+
+    def _over_and_shown(self) -> bool:
+        return self.state is not None and not self.playing and self.revealed
+
+    def _set(self, **changes: object) -> None:
+        """Change the stand's own fields a screen shows: a redraw if any differ (as
+        `==` compares them: a game's state by its record, not its last refusal,
+        which the refusal's own part draws)."""
+        differ = any(getattr(self, name) != value for name, value in changes.items())
+        for name, value in changes.items():
+            setattr(self, name, value)
+        if differ:
+            self.redraw.moved()
 
     # ----- start-up -------------------------------------------------------------------
 
-    @entry
     def boot(self, game: str | None = None) -> Resumed | None:
         """Resume the journaled game, or deal a new one: the stand boots into a game.
         The menu's choices saved in the state dir (languages, the game, the next
         game's own settings) come back as they were left;
         `game` (a name) overrides the saved game for the next new game."""
-        saved = self._load_settings()
+        loaded = self.saved.load(self.settings)
+        if loaded is not None:
+            self._set(settings=loaded)
         if game is not None and games.get(game).name != self.settings.game:
-            self.settings = replace(self.settings, game=games.get(game).name)
-            if not self._save_settings():
-                self.saving.seats.add(None)
+            self._choose(replace(self.settings, game=games.get(game).name))
         try:
             resumed = self.store.resume()
         except JournalError as e:  # kept aside by the store: nothing is lost
             log.warning("%s; dealing a new game", e)
             resumed = None
-            self.repaired = Repair.NEW_GAME
+            self.faults.repair(Repair.NEW_GAME)
         if resumed is not None and resumed.recovery.damaged_copy is not None:
-            self.repaired = Repair.RESUMED
+            self.faults.repair(Repair.RESUMED)
         if resumed is None:
             self.new_game()
         else:
-            self.state = resumed.state
-            if game is None and self.game.name != self.settings.game:
-                # The journal is what took effect: a switch whose setting the disk
-                # refused (or lost to a restart) must not name the other game.
-                self.settings = replace(self.settings, game=self.game.name)
-                if not self._save_settings():
-                    self.saving.seats.add(None)
-            started = self.game.options_of(resumed.state)
-            if not saved and started is not None:
-                # A state dir from before settings were kept: the game's own.
-                self.settings = self.settings.started(self.game, started)
-            self.hold_resumed = not self.playing and not self.store.listed()
+            self._resume(resumed, game, saved=loaded is not None)
         self._arm_timer()  # a resumed turn gets its full time again
-        self.full_refresh = True
         self._list_if_final()  # a finished game the history may not have yet
         return resumed
 
-    def _load_settings(self) -> bool:
-        """The saved menu choices, each checked; a bad one keeps its default."""
-        try:
-            data = self.store.load_settings()
-        except JournalError as e:
-            try:
-                kept = self.store.set_aside_settings()
-            except OSError as copy_failed:  # the disk refuses: say so, the run goes on
-                log.warning("%s; no copy could be kept: %s", e, copy_failed)
-            else:  # not a file (a FIFO, a folder): nothing to copy, saved over
-                log.warning("%s%s", e, f"; the file is kept as {kept.name}" if kept else "")
-                # The defaults in its place: the next start finds them, not the same
-                # damage to copy again (a big file would fill the card start by start).
-                if kept is not None and not self._save_settings():
-                    self.saving.seats.add(None)
-            return False
-        if data is None:
-            return False
-        self.settings = self.settings.loaded(data)
-        return True
+    def _resume(self, resumed: Resumed, game: str | None, saved: bool) -> None:
+        self._set(state=resumed.state)
+        if game is None and self.game.name != self.settings.game:
+            # The journal is what took effect: a switch whose setting the disk
+            # refused (or lost to a restart) must not name the other game.
+            self._choose(replace(self.settings, game=self.game.name))
+        started = self.game.options_of(resumed.state)
+        if not saved and started is not None:
+            # A state dir from before settings were kept: the game's own.
+            self._set(settings=self.settings.started(self.game, started))
+        self._set(hold_resumed=not self.playing and not self.store.listed())
 
-    def _save_settings(self, now: float | None = None) -> bool:
-        """Save the menu's choices; False (and logged once) if the disk refuses."""
-        try:
-            self.store.save_settings(self.settings.saved())
-        except OSError as e:  # the choice holds for this run; the log says why not after
-            return self.saving.tried(now, e)
-        return self.saving.tried(now, None)
+    def _choose(
+        self, settings: Settings, seat: Seat | None = None, now: float | None = None
+    ) -> bool:
+        """The menu's (or start-up's: `seat` None) choices now `settings`, saved;
+        False if the disk refused them (they hold for this run, and the seat's
+        screen says so)."""
+        self._set(settings=settings)
+        return self.saved.save(settings, seat, now)
 
-    @entry
     def new_game(self, game_name: str | None = None) -> bool:
         """Deal a new game (of `game_name`, else the settings' game), once its start
         is on disk; until then the stand keeps the game it has (or none), the
@@ -275,60 +212,47 @@ class Stand:
         except (JournalError, OSError) as e:
             log.error("cannot save a new game (%s); the stand keeps what it shows", e)
             self._card = card  # the same card when the disk takes writes again
-            self.fault = str(e)
+            self.faults.cannot_save(str(e))
             return False
         self._card = None
-        self.fault = None
-        self.settings = replace(self.settings, game=game.name)
+        self.faults.cannot_save(None)
+        self._set(settings=replace(self.settings, game=game.name))
         self.hints.clear()
-        self.cursors.clear()
-        self.picking.clear()
-        self.numbering.clear()
-        self.repaired = None if self.state is not None else self.repaired
-        self.state = state
-        self.menus.clear()
-        self.undo_request = None
-        self.penalty_pending = False
+        self.choosing.clear()
+        if self.state is not None:
+            self.faults.repair(None)
+        self._set(state=state, penalty_pending=False, ended_at=None, hold_resumed=False)
+        self.menus.close_all()
+        self.undo.drop()
         self._arm_timer()
-        self.ended_at, self.hold_resumed = None, False
-        self.full_refresh = True
+        self.redraw.moved(full=True)
         return True
 
-    @entry
+    # ----- health -----------------------------------------------------------------------
+
     def panel_health(self, seat: Seat, fault: str | None) -> None:
         """A seat's panel failed (`fault` says how) or shows frames again (None):
         the other seat's screen says so until it is back. Meanwhile the game holds
         before that seat would need its side (`held`); once it is back, play goes
         on from where it was, nothing to press."""
-        faults = dict(self.panel_faults)
-        if fault is None:
-            faults.pop(seat, None)
-        else:
-            faults[seat] = fault
-            req = self.undo_request
-            if req is not None and req.seat is not seat:
-                self.undo_request = None  # the seat cannot see it is asked to confirm
-        self.panel_faults = faults
+        self.faults.panel(seat, fault)
+        if fault is not None and self.undo.asked_by is seat.partner:
+            self.undo.drop()  # the seat cannot see it is asked to confirm
 
     def held(self, event: Any) -> Seat | None:
         """The seat whose failed panel holds `event` (a rules event of the game in
         play): its clue, said by its key or by the guess that follows it, needs the
         side that panel cannot show now. None: the event may go on."""
-        if self.state is None or not self.panel_faults:
+        if self.state is None or not self.faults.panels:
             return None
         giver = self.game.clue_by(self.state, event)
-        return giver if giver in self.panel_faults else None
+        return giver if giver in self.faults.panels else None
 
-    @entry
     def input_health(self, source: str, lost: bool, now: float | None = None) -> None:
         """An input device stopped answering (`lost`) or answers again: both
         screens say so while any is lost, and for a few seconds that it is back."""
-        now_lost = self.inputs_lost | {source} if lost else self.inputs_lost - {source}
-        if now_lost != self.inputs_lost:
-            back = not lost and not now_lost
-            self.inputs_lost = now_lost
-            if back and now is not None:
-                self._hint(tuple(Seat), "input_back", now)
+        if self.faults.input(source, lost) and now is not None:
+            self.hints.say(tuple(Seat), "input_back", now)
 
     # ----- inputs -----------------------------------------------------------------------
 
@@ -337,36 +261,9 @@ class Stand:
         before it, as `tick` says, aside)."""
         self.tick(now)
         before = self.version
-        self._input(event, now)
-        return self.version != before
-
-    @entry
-    def _input(self, event: InputEvent | games.Played, now: float) -> None:
-        self.idle_timeouts = 0  # somebody is at the table: the timer runs again
+        self.timer.idle_timeouts = 0  # somebody is at the table: the timer runs again
         if isinstance(event, Touch):
-            if self.calibrating is not None:
-                self._calibrate(event, now)
-            elif self._over_and_shown():  # a touch on the end screen: say how to go on
-                self._hint(tuple(Seat), "new_game", now)
-            elif self.state is not None and not self.playing:
-                # The end held back: only undo can change it now. A stray touch
-                # must not become the word framed as the one that ended the game.
-                log.info("touch %d %d while the end is held: ignored", event.row, event.col)
-            elif self.state is not None and not self.game.grid.contains(event.row, event.col):
-                # A keyboard line, or a page dealt before a switch of games, can
-                # name a word the game's grid does not have.
-                log.warning(
-                    "touch %d %d: off the %s grid of %s; ignored",
-                    event.row,
-                    event.col,
-                    self.game.grid,
-                    self.game.name,
-                )
-            elif self.state is not None:
-                touched = self.game.touch_event(
-                    self.state, event.row, event.col, penalty=self.penalty_pending
-                )
-                self._game(touched, now)
+            self._touch(event, now)
         elif isinstance(event, games.Played):
             self._game(event.event, now)
         elif isinstance(event, Act):
@@ -380,17 +277,32 @@ class Stand:
         else:
             raise TypeError(f"not an input event: {event!r}")
         self._run_timer(now)  # a turn this input began starts the clock again
+        return self.version != before
 
-    @property
-    def unfinished(self) -> bool:
-        """A game in play, or its end still held (both seats may yet undo it): one
-        seat leaving it through the menu confirms first, and the partner is told."""
-        return self.playing or (self.state is not None and not self.revealed)
+    def _touch(self, touch: Touch, now: float) -> None:
+        if self.calibration.asking is not None:
+            self._calibrate(touch, now)
+        elif self._over_and_shown():  # a touch on the end screen: say how to go on
+            self.hints.say(tuple(Seat), "new_game", now)
+        elif self.state is not None and not self.playing:
+            # The end held back: only undo can change it now. A stray touch
+            # must not become the word framed as the one that ended the game.
+            log.info("touch %d %d while the end is held: ignored", touch.row, touch.col)
+        elif self.state is not None and not self.game.grid.contains(touch.row, touch.col):
+            # A keyboard line, or a page dealt before a switch of games, can
+            # name a word the game's grid does not have.
+            log.warning(
+                "touch %d %d: off the %s grid of %s; ignored",
+                touch.row,
+                touch.col,
+                self.game.grid,
+                self.game.name,
+            )
+        elif self.state is not None:
+            self._game(self._touch_event(touch.row, touch.col), now)
 
-    @property
-    def revealed(self) -> bool:
-        """Whether the finished game's key may be shown (undo is then refused)."""
-        return self.ended_at is None and not self.hold_resumed
+    def _touch_event(self, row: int, col: int) -> object:
+        return self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
 
     def _list_if_final(self) -> None:
         """Once a finished game's end is final (both sides shown, undo refused), it
@@ -404,35 +316,27 @@ class Stand:
             log.warning("%s; listed when the next game is dealt", e)
 
     def tick(self, now: float) -> bool:
-        """Let time pass; True if anything a screen shows changed."""
+        """Let time pass: an unanswered undo request lapses, a hint or a refusal
+        goes, the end's key is shown, the turn timer runs, and settings the disk
+        refused are tried again. True if anything a screen shows changed."""
         before = self.version
-        self._time_passes(now)
-        return self.version != before
-
-    @entry
-    def _time_passes(self, now: float) -> None:
-        """An unanswered undo request lapses, a hint or a refusal goes, a held key is
-        shown, the turn timer runs, and settings the disk refused are tried again."""
-        req = self.undo_request
-        if req and now - req.at > self.settings.undo_window:
-            self.undo_request = None
-        for seat, (hint, at) in list(self.hints.items()):
-            if now - at >= (LEFT_SHOWN if hint == "partner_new_game" else REFUSAL_SHOWN):
-                del self.hints[seat]
-        if self.refused_at is not None and now - self.refused_at >= REFUSAL_SHOWN:
-            self.refused_at = None
-            self.refusal_shown = False
+        self.undo.lapse(now, self.settings.undo_window)
+        self.hints.lapse(now)
+        self.refusal.lapse(now)
         if self.hold_resumed:
-            self.hold_resumed, self.ended_at = False, now
+            self._set(hold_resumed=False, ended_at=now)
         if self.ended_at is not None and now - self.ended_at >= self.settings.reveal_delay:
-            self.ended_at = None  # the end screen with both sides: a full refresh
-            self.full_refresh = True
+            self._set(ended_at=None)  # the end screen with both sides: a full refresh
+            self.redraw.moved(full=True)
             self._list_if_final()
         self._run_timer(now)
-        if self.saving.due(now):
-            self._save_settings(now)
+        if self.saved.due(now):
+            self.saved.retry(self.settings, now)
         if self.store.recover(now):  # a write that could not be taken back: checked again
-            self.fault = None  # the journal is trusted again: inputs are taken again
+            self.faults.cannot_save(None)  # the journal is trusted again: inputs are taken again
+        return self.version != before
+
+    # ----- the turn timer ---------------------------------------------------------------
 
     def _arm_timer(self) -> None:
         """A new game (or a restart): the screens show the full length, and the
@@ -456,18 +360,20 @@ class Stand:
         if not self._timed():
             self.timer.stop()
             return
-        if self.idle_timeouts >= IDLE_TIMEOUTS:  # an empty table: wait for somebody
+        if self.timer.idle:  # an empty table: wait for somebody
             self.timer.arm(self._timer_length(), self.game)
             return
         up = self.timer.run(now, self._timer_length(), self.game.turn_of(self.state))
         # A full disk leaves it at "time is up" until saving works again.
-        if up and not self.penalty_pending and self.fault is None:
+        if up and not self.penalty_pending and self.faults.saving is None:
             result = self._game(self.game.timeout_event(self.state), now)
             if result is not None and not games.refused(result):
-                self.idle_timeouts += 1
+                self.timer.idle_timeouts += 1
                 self._run_timer(now)  # the next turn's clock
                 return
         self.timer.show(self.game)
+
+    # ----- acts of the group --------------------------------------------------------------
 
     def _act(self, act: Act, now: float) -> None:
         if self.state is None:
@@ -486,24 +392,18 @@ class Stand:
             return
         event = self.game.penalty_event(self.state)
         if event is None:
-            self.penalty_pending = True
+            self._set(penalty_pending=True)
         else:
             self._game(event, now)
 
-    def _hint(self, seats: tuple[Seat, ...], key: str, now: float) -> None:
-        """A key that does nothing now: the seat's screen says what would (briefly)."""
-        for seat in seats:
-            self.hints[seat] = (key, now)
-
-    def _over_and_shown(self) -> bool:
-        return self.state is not None and not self.playing and self.revealed
+    # ----- the keys ---------------------------------------------------------------------
 
     def cursor_of(self, seat: Seat) -> int | None:
         """The table cell of `seat`'s cursor while it picks a word on a buttons-only
         stand; None otherwise (and always for the partner)."""
-        if seat not in self.picking or seat in self.menus:
+        if seat not in self.choosing.picking or seat in self.menus:
             return None
-        return self.cursors.get(seat, cursor.start(seat, self.game.grid))
+        return self.choosing.cursors.get(seat, cursor.start(seat, self.game.grid))
 
     def _may_pick(self, seat: Seat) -> bool:
         """Whether `seat` picks words with its cursor now (buttons only, its guess)."""
@@ -514,21 +414,19 @@ class Stand:
             and self.game.cursor_seat(self.state) is seat
         )
 
-    # ----- the keys ---------------------------------------------------------------------
-
     def meaning(self, seat: Seat, key: KeyName, long: bool = False) -> str | None:
         """What `seat`'s `key` does now, pressed (or held: `long`): a word of the
         screens' [key] table, which the key's label shows, or None (nothing: a
         hint or the rules' refusal says why). `_game_key` does what this says."""
         if seat in self.menus:
             return self.menus[seat].meaning(key)
-        if seat in self.picking:
+        if seat in self.choosing.picking:
             return PICKING[key]  # held or not: a held guess must not open the menu
-        if seat in self.numbering:
+        if seat in self.choosing.numbering:
             return self._number_meaning(seat, key)
         if key is KeyName.MENU:
             return "menu" if long else None
-        if key is KeyName.UNDO and self.calibrating is not None and not long:
+        if key is KeyName.UNDO and self.calibration.asking is not None and not long:
             return "cancel"
         if self.state is None:  # no game (the disk refused one): any key deals
             return "new_game"
@@ -563,7 +461,7 @@ class Stand:
         clue with the number its label names."""
         numbers = self.game.clue_numbers
         assert numbers is not None and self.state is not None
-        values, number = numbers.values, self.numbering[seat]
+        values, number = numbers.values, self.choosing.numbering[seat]
         at = values.index(number)
         if key in NUMBERING:
             word = NUMBERING[key]
@@ -579,9 +477,7 @@ class Stand:
     def _may_undo(self, seat: Seat) -> bool:
         """Whether `seat`'s undo asks (or confirms): not a request its partner would
         have to confirm on a panel that fails."""
-        req = self.undo_request
-        confirms = req is not None and req.seat is not seat
-        return confirms or seat.partner not in self.panel_faults
+        return self.undo.confirms(seat) or seat.partner not in self.faults.panels
 
     def labels(self, seat: Seat) -> dict[KeyName, tuple[str | None, bool]]:
         """Each key's label now: what a press does, else what holding it does (and
@@ -597,7 +493,7 @@ class Stand:
         word = self.meaning(seat, press.key, press.long)
         if word is None:
             self._unlabelled(seat, press, now)
-        elif seat in self.numbering or word == "number":
+        elif seat in self.choosing.numbering or word == "number":
             self._number_key(seat, word, now)
         elif word in ("clue", "arm", "end_turn"):  # the game's own keys
             assert self.state is not None
@@ -605,12 +501,12 @@ class Stand:
         elif word == "undo":
             self._undo_key(seat, now)
         elif word == "menu":
-            self.menus[seat] = Menu(seat, items=self.menu_items())
-            self.hints.pop(seat, None)
+            self.menus.show(seat, self.menu_items())
+            self.hints.drop(seat)
         elif word == "new_game":
             self.new_game()
         elif word == "cancel":
-            self.calibrating = None  # the calibration called off; the grid as it was
+            self.calibration.cancel()
         else:
             self._pick_key(seat, word, now)
 
@@ -620,12 +516,12 @@ class Stand:
         assert numbers is not None and self.state is not None
         values = numbers.values
         if word == "number":
-            self.numbering[seat] = numbers.start
+            self.choosing.number(seat, numbers.start)
         elif word == "back":
-            del self.numbering[seat]
+            self.choosing.number(seat, None)
         elif word in ("plus", "minus"):
-            at = values.index(self.numbering[seat]) + (1 if word == "plus" else -1)
-            self.numbering[seat] = values[at]
+            at = values.index(self.choosing.numbering[seat]) + (1 if word == "plus" else -1)
+            self.choosing.number(seat, values[at])
         elif word.startswith(GIVE):
             # The number the label names is the one journaled: the label was drawn
             # from this same meaning. Taken, the clue ends the choosing (`_game`);
@@ -637,32 +533,29 @@ class Stand:
         at = self.cursor_of(seat)
         grid = self.game.grid
         if word == "pick":
-            self.picking.add(seat)
+            self.choosing.pick(seat)
         elif word == "back":
-            self.picking.discard(seat)
+            self.choosing.pick(seat, False)
         elif at is not None and word == "next":
-            self.cursors[seat] = cursor.next_word(seat, at, grid)
+            self.choosing.move(seat, cursor.next_word(seat, at, grid))
         elif at is not None and word == "down":
-            self.cursors[seat] = cursor.down(seat, at, grid)
+            self.choosing.move(seat, cursor.down(seat, at, grid))
         elif at is not None and word == "guess":
-            assert self.state is not None
-            row, col = grid.row_col(at)
-            touched = self.game.touch_event(self.state, row, col, penalty=self.penalty_pending)
-            result = self._game(touched, now)
+            result = self._game(self._touch_event(*grid.row_col(at)), now)
             if result is not None and not games.refused(result):
-                self.picking.discard(seat)  # guessed: back to the turn's keys
+                self.choosing.pick(seat, False)  # guessed: back to the turn's keys
 
     def _unlabelled(self, seat: Seat, press: Press, now: float) -> None:
         """A key that does nothing now: the screen says what would, or the rules
         say why not."""
-        if seat in self.numbering:
+        if seat in self.choosing.numbering:
             # +1 past unlimited, -1 below 0, or the clue held for a failed panel:
             # the screen already shows the number and what the other keys do.
             log.info("%s %s while choosing the clue's number: ignored", press.key.value, seat.value)
         elif press.key is KeyName.MENU:
-            self._hint((seat,), "hold_menu", now)  # a short press does nothing
+            self.hints.say((seat,), "hold_menu", now)  # a short press does nothing
         elif self._over_and_shown():
-            self._hint((seat,), "too_late", now)  # the end is final: clue deals the next
+            self.hints.say((seat,), "too_late", now)  # the end is final: clue deals the next
         elif not self.playing:
             # The end held back: only undo can change it now. The rules would refuse
             # the key ("the game is over"), and the refusal would unframe the word
@@ -675,20 +568,18 @@ class Stand:
             if event is not None:
                 self._game(event, now)  # refused: the screens say why
             else:  # not this seat's key (classic's roles): say whose it is
-                self._hint((seat,), f"useless_{press.key.value}", now)
+                self.hints.say((seat,), f"useless_{press.key.value}", now)
         elif press.key is KeyName.UNDO:  # the partner would confirm on a failed panel
             log.info("undo %s: held, panel %s fails", seat.value, seat.partner.value)
 
     def _undo_key(self, seat: Seat, now: float) -> None:
         """Undo asks; the other seat's undo within the window takes the last event back.
         No request the partner cannot see: its panel fails (`meaning` says so)."""
-        req = self.undo_request
-        if req is not None and req.seat is not seat:
-            self.undo_request = None
+        if self.undo.press(seat, now):
             assert self.state is not None
             self._game(self.game.act_event(self.state, "undo", None), now)
-        else:
-            self.undo_request = UndoRequest(seat, now)
+
+    # ----- the game ---------------------------------------------------------------------
 
     def _game(self, event: Any, now: float) -> Any:
         """Apply a rules event of the game in play; journal it (fsync) if accepted,
@@ -697,8 +588,6 @@ class Stand:
             return None
         if not self.playing and self.revealed:
             return None  # both sides were shown: the game cannot be taken back
-        game = self.game
-        was_playing = game.playing(self.state)
         holder = self.held(event)
         if holder is not None:
             # Not taken: the game holds until that panel shows frames again (the
@@ -706,40 +595,43 @@ class Stand:
             log.info("%s: held, panel %s fails", event, holder.value)
             return None
         state, result = self.state.apply(event)
-        refused = games.refused(result)
-        if not refused:
-            try:
-                self.store.record(event, state)
-            except JournalError as e:  # not on disk: not taken, and the screens say so
-                log.error("%s: input not taken", e)
-                self.fault = str(e)
-                return None
-            self.fault = None
-            if self.unsaved:  # the disk took a record: room for the settings it refused
-                self._save_settings(now)
-            self.repaired = None  # the players have gone on from what was repaired
-            self.penalty_pending = False
-            if not game.playing(state) and was_playing:
-                self.ended_at = now  # the end, the key held back a few seconds
-            elif game.playing(state):
-                self.ended_at, self.hold_resumed = None, False
-        if refused:
+        if games.refused(result):
             # A refusal shows for a few seconds, then the last accepted outcome is
             # back; a touch of the clue giver's hand is not shown at all.
-            hand = self._giver_hand(event, result)
-            self.refusal_shown = not hand
-            self.refused_at = now if not hand else None
-        else:
-            self.refusal_shown, self.refused_at = True, None
-        self.state = state
-        self.picking = {seat for seat in self.picking if self._may_pick(seat)}
-        if not refused:
+            self.refusal.came(now, hidden=self._giver_hand(event, result))
+        elif not self._record(event, state, now):
+            return None
+        self._set(state=state)
+        self.choosing.keep_picking(self._may_pick)
+        if not games.refused(result):
             self.hints.clear()
             # The number was being chosen for the clue awaited then: any event the
             # rules took (the clue itself, the timer ending the turn) ends that.
-            self.numbering.clear()
-        self.undo_request = None if not refused else self.undo_request
+            self.choosing.no_numbers()
+            self.undo.drop()
         return result
+
+    def _record(self, event: Any, state: Any, now: float) -> bool:
+        """Journal an accepted event (fsync); False if the disk refused it (not
+        taken, and the screens say so)."""
+        was_playing = self.playing
+        try:
+            self.store.record(event, state)
+        except JournalError as e:
+            log.error("%s: input not taken", e)
+            self.faults.cannot_save(str(e))
+            return False
+        self.faults.cannot_save(None)
+        if self.saved.seats:  # the disk took a record: room for the settings it refused
+            self.saved.retry(self.settings, now)
+        self.faults.repair(None)  # the players have gone on from what was repaired
+        self._set(penalty_pending=False)
+        self.refusal.accepted()
+        if not self.game.playing(state) and was_playing:
+            self._set(ended_at=now)  # the end, the key held back a few seconds
+        elif self.game.playing(state):
+            self._set(ended_at=None, hold_resumed=False)
+        return True
 
     def _giver_hand(self, event: Any, refusal: Any) -> bool:
         """Whether a refused touch is the clue giver's hand on the table: covering a
@@ -759,77 +651,70 @@ class Stand:
 
     def _calibrate(self, touch: Touch, now: float) -> None:
         """The touch asked for: seat A's top-left word, wherever the grid says it
-        is under the orientation it has now. Any corner will do (the mat may lie
-        any of four ways); another cell is not a corner and is asked again."""
-        assert self.calibrating is not None and self.grid is not None
+        is under the orientation it has now (calibration.py)."""
         try:
-            new = self.grid.calibrated((touch.row, touch.col))
-        except ValueError:
-            self._hint(tuple(Seat), "not_corner", now)
+            calibrated = self.calibration.touch(touch)
+        except OSError as e:  # not saved: not used, and the screens say so
+            log.error("cannot save the grid's orientation: %s", e)
+            self.faults.cannot_save(str(e))
             return
-        if self.on_calibrated is not None:
-            try:
-                self.on_calibrated(new)
-            except OSError as e:  # not saved: not used, and the screens say so
-                log.error("cannot save the grid's orientation: %s", e)
-                self.fault = str(e)
-                return
-        self.grid = new
-        self.calibrating = None
-        self.fault = None
-        self._hint(tuple(Seat), "calibrated", now)
+        if calibrated:
+            self.faults.cannot_save(None)
+        self.hints.say(tuple(Seat), "calibrated" if calibrated else "not_corner", now)
 
     # ----- the menu ---------------------------------------------------------------------
 
     def menu_items(self) -> tuple[Entry, ...]:
         """The menu's entries: "Calibrate grid" only on a stand with a grid."""
         own = items_of(self.game.name)
-        return (*own, Item.CALIBRATE) if self.grid is not None else own
+        return (*own, Item.CALIBRATE) if self.calibration.grid is not None else own
 
     def _menu_key(self, seat: Seat, press: Press, now: float) -> None:
         before = self.settings
-        menu = self.menus[seat]
-        choice = menu.press(press.key, self.settings, self.unfinished)
-        self.settings = choice.settings
-        self._carry_out(menu, choice, now)
-        if self.settings != before and not self._save_settings(now):
+        choice = self.menus.press(seat, press.key, self.settings, self.unfinished)
+        self._set(settings=choice.settings)
+        self._carry_out(self.menus[seat], choice, now)
+        if self.settings != before and not self._choose(self.settings, seat, now):
             # Kept for this run and saved once there is room (`tick`); the seat
             # goes back to its screen, which says so.
-            self.saving.seats.add(seat)
-            self.menus.pop(seat, None)
+            self.menus.close(seat)
 
     def _carry_out(self, menu: Menu, choice: Choice, now: float) -> None:
         """What a key in `menu` asks of the game beyond the menu and the settings."""
         do = choice.do
         if do in (Do.CLOSE, Do.PENALTY, Do.CALIBRATE):
-            del self.menus[menu.seat]
+            self.menus.close(menu.seat)
         left = self.unfinished  # one seat leaves a game in play: the other is told
         if do is Do.DEAL and not self.new_game(choice.game):
-            self.menus.clear()  # back to the game, where "Cannot save" is shown
+            self.menus.close_all()  # back to the game, where "Cannot save" is shown
         elif do is Do.DEAL and left:
-            self._hint((menu.seat.partner,), "partner_new_game", now)
+            self.hints.say((menu.seat.partner,), "partner_new_game", now)
         elif do is Do.PENALTY:
             self._penalty(now)
         elif do is Do.CALIBRATE:
-            self.calibrating = Seat.A  # the screens ask for seat A's top-left word
+            self.calibration.start()  # the screens ask for seat A's top-left word
             self.hints.clear()
         elif do is Do.HISTORY:
-            try:
-                menu.history = self.store.history(limit=HISTORY_GAMES)  # once, not every redraw
-            except OSError as e:  # a history.jsonl the stand cannot read: an empty page
-                log.error("cannot read the history: %s", e)
-                menu.history = []
+            self.menus.page(menu.seat, history=self._history())
         elif do is Do.CAMPAIGN:
-            menu.campaign = self.store.campaign()  # once, not every redraw
+            self.menus.page(menu.seat, campaign=self.store.campaign())
         elif do is Do.NEW_CAMPAIGN:
             self._new_campaign(menu, now)
+
+    def _history(self) -> list[dict[str, Any]]:
+        """The finished games the menu's page lists (read once, not every redraw)."""
+        try:
+            return self.store.history(limit=HISTORY_GAMES)
+        except OSError as e:  # a history.jsonl the stand cannot read: an empty page
+            log.error("cannot read the history: %s", e)
+            return []
 
     def _new_campaign(self, menu: Menu, now: float) -> None:
         """A new team's campaign, shown at once (empty); the old one is kept. A disk
         that refuses leaves the campaign in play as it was, and the seat is told."""
         try:
-            menu.campaign = self.store.new_campaign()
+            self.menus.page(menu.seat, campaign=self.store.new_campaign())
         except OSError as e:
             log.error("cannot begin a new campaign: %s", e)
-            self.menus.pop(menu.seat, None)  # back to its screen, which says so
-            self._hint((menu.seat,), "campaign_unsaved", now)
+            self.menus.close(menu.seat)  # back to its screen, which says so
+            self.hints.say((menu.seat,), "campaign_unsaved", now)

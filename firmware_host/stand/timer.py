@@ -8,31 +8,47 @@ and, when it has run out, ends the turn with the game's own timeout event.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from . import games
+from .. import games
+from .redraw import Redraw
+
+# Turns the timer may end in a row with no input at the table: one each, then the
+# table is taken for empty (a turn's timeout is the timer's, not the players').
+IDLE_TIMEOUTS = 2
 
 
 @dataclass
 class TurnTimer:
-    """One stand's turn timer. Two timers look the same on a screen when they
-    draw the same step: the seconds left change more often than the screens."""
+    """One stand's turn timer. The screens draw its `step`: the seconds left
+    change more often than the screens do."""
 
+    redraw: Redraw
     step: int | None = None  # what the screens draw (None: no timer running)
-    left: int | None = field(default=None, compare=False)  # seconds left on the turn
-    started: float | None = field(default=None, compare=False)  # when its clock started
-    turn: object = field(default=None, compare=False)  # the turn it runs for
+    left: int | None = None  # seconds left on the turn
+    started: float | None = None  # when its clock started
+    turn: object = None  # the turn it runs for
+    # Turns it ended with no input at the table since: at IDLE_TIMEOUTS (each
+    # team's turn run out, nobody there) it waits, showing a full turn, for the
+    # next input, so a table left alone settles and its panels sleep.
+    idle_timeouts: int = 0
+
+    @property
+    def idle(self) -> bool:
+        """Whether the table is taken for empty: the timer waits for an input."""
+        return self.idle_timeouts >= IDLE_TIMEOUTS
 
     def arm(self, length: int, game: games.Game | None) -> None:
         """A new game (or a restart) of `game` (None: no timer): the screens show the
         full `length`, and the clock starts at the next `run`."""
         self.turn = self.started = None
         self.left = length if game is not None else None
-        self.step = game.timer_step(length) if game is not None else None
+        self._draw(game.timer_step(length) if game is not None else None)
 
     def stop(self) -> None:
         """No timer: the game has none, it is off, or the game is over."""
-        self.step = self.left = self.started = self.turn = None
+        self.left = self.started = self.turn = None
+        self._draw(None)
 
     def run(self, now: float, length: int, turn: object) -> bool:
         """Count `turn` down from `length` seconds (a new turn starts the clock again);
@@ -44,4 +60,9 @@ class TurnTimer:
 
     def show(self, game: games.Game) -> None:
         """Draw the seconds left at `game`'s step for them."""
-        self.step = None if self.left is None else game.timer_step(self.left)
+        self._draw(None if self.left is None else game.timer_step(self.left))
+
+    def _draw(self, step: int | None) -> None:
+        if step != self.step:
+            self.step = step
+            self.redraw.moved()
