@@ -240,8 +240,11 @@ def test_the_status_line_says_which_panel_fails(tmp_path: Path, game: str, says:
             page.wait_for_function(
                 "document.getElementById('img-A').dataset.frame > 0", timeout=WAIT_MS
             )
-            assert "fails" not in page.locator("#status").text_content()
-            page.click(".keys[data-seat=A] button[data-key=clue]")  # A's second refresh
+            # A's second refresh sticks: the full refresh its fast first frame owes
+            # (refresh rule 5, at the first quiet moment, which a loaded machine may
+            # reach before the page has loaded) or this clue's frame, whichever
+            # comes first; so no "not failed yet" is asserted here.
+            page.click(".keys[data-seat=A] button[data-key=clue]")
             page.wait_for_function(
                 "document.getElementById('status').textContent.includes(' fails: ')",
                 timeout=WAIT_MS,
