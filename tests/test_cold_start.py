@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import startup  # noqa: E402
 
+from keystand import inputkinds  # noqa: E402
+from keystand.profile import load as load_profile  # noqa: E402
+
 PROBE = """
 import io, json, sys, contextlib
 from keystand.cli import main
@@ -220,6 +223,12 @@ def test_a_pi_builds_start_loads_only_what_its_first_frames_need(build, tmp_path
     early = sorted(loaded & set(NOT_ON_THE_PI_PATH))
     assert early == [], f"{build}: loads {early} before both first frames"
     assert found["scans"] == 0, f"{build}: read the installed distributions' entry points"
+    # The input kinds' modules: the ones the build lists, no other.
+    listed = load_profile(build).input.kinds
+    kinds = {m for m in loaded if m.startswith("keystand.inputkinds.")}
+    assert kinds == {"keystand.inputkinds.base"} | {
+        f"keystand.inputkinds.{inputkinds.SHIPPED[k]}" for k in listed
+    }, build
 
 
 # -- the command line adds only itself ---------------------------------------------------
