@@ -627,8 +627,9 @@ def _pi_floor_why(r: dict[str, Any]) -> list[str]:
         f"keystand's start takes {ratios} the floor. A goal clean code can reach: the "
         "start within "
         f"{PI_FLOOR_GOAL:g}x of this floor ({_f(PI_FLOOR_GOAL * deps)} ms of CPU here, about "
-        f"{_f(PI_FLOOR_GOAL * deps * slower)} ms on a Zero 2 W); the 1.5 s needs the panels' "
-        "pins driven without gpiozero and fewer dataclasses made at the start."
+        f"{_f(PI_FLOOR_GOAL * deps * slower)} ms on a Zero 2 W); the "
+        f"{PI_START_GOAL_MS / 1e3:g} s needs the panels' pins driven without gpiozero and "
+        "fewer dataclasses made at the start."
     ]
 
 
