@@ -136,11 +136,43 @@ def pi_start_ms(python: Path, build: str, runs: int) -> dict[str, Any]:
     }
 
 
+# The Pi path's floor, with the same Python: the interpreter alone, then the
+# libraries no first frame there does without (Pillow draws it, gpiozero drives
+# the panels' pins; gpiozero's own modules import importlib.metadata, and with it
+# email and zipfile, whatever pin factory is passed).
+PI_FLOORS = {
+    "python": "pass",
+    "pillow": "import PIL.Image",
+    "pillow_gpiozero": "import PIL.Image, gpiozero",
+}
+
+
+def _cpu_ms(args: list[str]) -> float:
+    """The CPU time (user and system) of `args` run to its end."""
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{args}: exit status {os.waitstatus_to_exitcode(status)}")
+    return (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def pi_floor_ms(python: Path, runs: int) -> dict[str, float]:
+    """Each of PI_FLOORS' CPU time with `python`: medians of `runs` rounds, each
+    round running every one of them in turn."""
+    took: dict[str, list[float]] = {name: [] for name in PI_FLOORS}
+    for _ in range(runs):
+        for name, code in PI_FLOORS.items():
+            took[name].append(_cpu_ms([str(python), "-c", code]))
+    return {name: round(_median(times), 1) for name, times in took.items()}
+
+
 def pi_starts(python: Path, installed: str, runs: int) -> dict[str, Any]:
-    """Every shipped Pi build's start on its Pi path, and how keystand was installed."""
+    """Every shipped Pi build's start on its Pi path, how keystand was installed,
+    and the path's floor (CPU ms)."""
     return {
         "installed": installed,
         "builds": {build: pi_start_ms(python, build, runs) for build in pi_builds()},
+        "floor_cpu_ms": pi_floor_ms(python, runs),
     }
 
 

@@ -315,6 +315,24 @@ def panel_values(table: Any, only: Sequence[str] | None = None) -> dict[str, dic
     return out
 
 
+def _kinds_reading(
+    table: dict[str, Any], named: Any, extra: list[inputkinds.AnyKind]
+) -> tuple[list[inputkinds.AnyKind], tuple[str, ...]]:
+    """The kinds whose declarations read [input], and the tables under it they
+    name: the kinds it lists, when every table given is theirs or the host's (a
+    start loads no other kind's module); else every kind there is, to say what
+    the table that is not theirs is."""
+    listed = [
+        inputkinds.get(name)
+        for name in inputkinds.SHIPPED
+        if isinstance(named, list) and name in named
+    ]
+    theirs = (*inputkinds.SHARED, *(k.table for k in (*listed, *extra) if k.table))
+    if all(key in theirs or key in schema.keys(Input) for key in table):
+        return [*listed, *extra], theirs
+    return [*inputkinds.shipped(), *extra], inputkinds.tables(extra)
+
+
 def _input(table: Any) -> Input:
     """[input] and the tables under it, each read as the kind that declares it
     says (`inputkinds`), checked whole: a kind's table without the kind, a kind
@@ -328,7 +346,7 @@ def _input(table: Any) -> Input:
         else []
     )
     extra = [inputkinds.get(k) for k in listed if inputkinds.known(k)]  # installed kinds
-    subtables = inputkinds.tables(extra)
+    declared, subtables = _kinds_reading(table, named, extra)
     for key in table:
         if key not in subtables and key not in schema.keys(Input):  # a key, or a table misnamed
             raise schema.SchemaError(
@@ -337,7 +355,6 @@ def _input(table: Any) -> Input:
                 f"or a table: {schema.or_list(subtables)})",
             )
     top = schema.build(Input, {k: v for k, v in table.items() if k not in subtables}, "input")
-    declared = [*inputkinds.shipped(), *extra]
     for kind in declared:
         if kind.table in table and kind.name not in top.kinds:  # its pins would be kept, unread
             raise schema.SchemaError(
@@ -345,13 +362,11 @@ def _input(table: Any) -> Input:
                 f"[input.{kind.table}] given, but no {kind.name!r} among the kinds: add it, "
                 "or leave it out",
             )
-    read: dict[str, object] = {}
+    read: dict[str, object] = {
+        name: schema.build(shared, table.get(name, {}), f"input.{name}")
+        for name, shared in inputkinds.SHARED.items()
+    }
     for kind in declared:
-        for name in kind.shared:
-            if name not in read:
-                read[name] = schema.build(
-                    inputkinds.SHARED[name], table.get(name, {}), f"input.{name}"
-                )
         if kind.table is not None and kind.table in table:
             read[kind.table] = kind.read(table[kind.table], f"input.{kind.table}")
     listed_kinds = inputkinds.of(top.kinds)

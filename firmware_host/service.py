@@ -312,13 +312,19 @@ class Service:
         for seat, worker in self.workers.items():
             try:
                 image = self.render(self.stand, seat, worker.panel)
-                self._keep_neutral(seat, worker.panel)
             except Exception:
                 log.exception("cannot draw seat %s's screen", seat.value)
                 continue
             worker.show(image, full=full, tag=tag, pause=pause, hold=hold)
         self.stand.redraw.drawn()
         self._drawn_version = self.stand.version
+        # After both frames are handed: their panels start no later for a picture
+        # only the stop shows (at a start, a whole render per seat).
+        for seat, worker in self.workers.items():
+            try:
+                self._keep_neutral(seat, worker.panel)
+            except Exception:
+                log.exception("cannot draw seat %s's neutral picture", seat.value)
 
     def _keep_neutral(self, seat: Seat, panel: Panel) -> None:
         """The seat's neutral picture in its language, ready before it is needed."""

@@ -161,6 +161,13 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     assert set(results["pi_start"]["builds"]) >= {"minimal", "touch-serial", "touch-mpr121"}
     for start in results["pi_start"]["builds"].values():
         assert start["ms"] > 0
+    # ... beside its floor: the interpreter, then Pillow, then Pillow and gpiozero.
+    floor = results["pi_start"]["floor_cpu_ms"]
+    assert list(floor) == ["python", "pillow", "pillow_gpiozero"]
+    assert all(ms > 0 for ms in floor.values())
+    assert "The floor of the Pi path" in markdown or all(
+        g["met"] for g in results["goals"] if "start on the Pi path" in g["goal"]
+    )
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four, and its New game to readable; then two cold starts
     # against their floors, each Pi build's start, the minimal build's power-on,

@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import startup  # noqa: E402
 
+from keystand import inputkinds  # noqa: E402
+from keystand.profile import load as load_profile  # noqa: E402
+
 PROBE = """
 import io, json, sys, contextlib
 from keystand.cli import main
@@ -90,6 +93,7 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "keystand.layouts.end",
     "keystand.layouts.classic",
     "keystand.layouts.classic_view",
+    "keystand.layouts.neutral",  # the stop's picture: drawn once the frames are handed
     "keystand.doctor",
     "keystand.render",
 )
@@ -164,6 +168,67 @@ def test_the_pi_path_checks_the_vendor_files_once_per_install(tmp_path: Path) ->
     # remembered; its code made once per process for both seats.
     assert found[0]["checks"] == ["epd2in7_V2"]
     assert found[1] == {"checks": [], "hashlib": False, "compiled": 1}
+
+
+# Every shipped Pi build's start path (the real drivers over --emulate), at both
+# seats' first frames: what each has loaded, and whether keystand read any
+# distribution's entry points (a scan of every installed one; only a game or input
+# kind that is not shipped needs it). importlib.metadata itself is loaded there,
+# and with it zipfile, importlib.resources and socket: gpiozero's own modules
+# import it (gpiozero/devices.py), whatever pin factory is passed.
+PI_MODULES_PROBE = """
+import json, os, sys
+from keystand import games, inputkinds, panel_worker
+seats = set()
+def first(self, *args, **kwargs):
+    seats.add(id(self))
+    if len(seats) == 2:
+        scans = games._installed.cache_info().misses + inputkinds._installed.cache_info().misses
+        print(json.dumps({{"modules": sorted(sys.modules), "scans": scans}}), flush=True)
+        os._exit(0)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.exit(main({args!r}))
+"""
+GPIOZEROS = ("zipfile", "importlib.resources", "socket")
+NOT_ON_THE_PI_PATH = (
+    *(m for m in NOT_BEFORE_THE_FIRST_FRAME if m not in GPIOZEROS),
+    "keystand.drivers.display.sim",  # the desktop's PNG panel
+    "keystand.profilecheck",  # the other subcommands' modules
+    "keystand.campaign",
+    "keystand.games.classic",  # the game not in play
+    "keystand.rules.classic",
+)
+
+
+@pytest.mark.parametrize("build", startup.pi_builds())
+def test_a_pi_builds_start_loads_only_what_its_first_frames_need(build, tmp_path) -> None:
+    script = tmp_path / "idle.txt"
+    script.write_text("wait 100\n")
+    args = ["run", "--profile", build, "--emulate", str(tmp_path / "out"), "--no-page"]
+    args += ["--speed", "0", "--state-dir", str(tmp_path / "s"), "--script", str(script)]
+    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
+    done = subprocess.run(
+        [sys.executable, "-c", PI_MODULES_PROBE.format(args=args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+    assert done.stdout, done.stderr
+    found = json.loads(done.stdout.splitlines()[-1])
+    loaded = set(found["modules"])
+    assert {"keystand.layouts.play", "keystand.drivers.display.waveshare"} <= loaded
+    early = sorted(loaded & set(NOT_ON_THE_PI_PATH))
+    assert early == [], f"{build}: loads {early} before both first frames"
+    assert found["scans"] == 0, f"{build}: read the installed distributions' entry points"
+    # The input kinds' modules: the ones the build lists, no other.
+    listed = load_profile(build).input.kinds
+    kinds = {m for m in loaded if m.startswith("keystand.inputkinds.")}
+    assert kinds == {"keystand.inputkinds.base"} | {
+        f"keystand.inputkinds.{inputkinds.SHIPPED[k]}" for k in listed
+    }, build
 
 
 # -- the command line adds only itself ---------------------------------------------------

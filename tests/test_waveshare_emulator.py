@@ -266,6 +266,44 @@ def test_power_up_leaves_ram_undefined_and_a_reset_keeps_it() -> None:
     assert chip.bw[0] == 0x00
 
 
+@pytest.mark.parametrize("entry", range(8))
+@pytest.mark.parametrize(
+    ("x_window", "y_window", "counter"),
+    [
+        ((0, 21), (0, 295), (0, 0)),  # the whole RAM, from its start
+        ((2, 5), (10, 12), (3, 11)),  # a window, the counter inside it
+        ((5, 3), (4, 2), (2, 3)),  # start past end: the counter wraps to the start
+        ((20, 30), (294, 300), (20, 294)),  # running past the RAM's edge
+        ((0, 3), (0, 3), (9, 1)),  # the counter outside the window
+    ],
+)
+def test_a_block_of_data_lands_as_byte_by_byte(entry, x_window, y_window, counter) -> None:
+    """`data_bytes` (a row's run at once) leaves the RAM, the counters and the
+    bytes counted outside the RAM as the same bytes one at a time do."""
+    block = bytes((7 * k + 3) % 256 for k in range(300))
+    chips = []
+    for one_by_one in (True, False):
+        chip = controller()
+        send(chip, 0x11, entry)
+        send(chip, 0x44, *x_window)
+        send(chip, 0x45, y_window[0], 0, y_window[1], 0)
+        for ram in (0x24, 0x26):
+            send(chip, 0x4E, counter[0])
+            send(chip, 0x4F, counter[1], 0)
+            chip.command(ram)
+            if one_by_one:
+                for byte in block:
+                    chip.data(byte)
+            else:
+                chip.data_bytes(block)
+        chips.append(chip)
+    by_byte, by_block = chips
+    assert by_block.bw == by_byte.bw and by_block.red == by_byte.red
+    assert (by_block.x, by_block.y, by_block.params) == (by_byte.x, by_byte.y, by_byte.params)
+    assert by_block.outside_ram == by_byte.outside_ram
+    assert any(by_block.bw)  # the data landed somewhere
+
+
 def test_bytes_past_the_ram_are_counted_not_stored() -> None:
     chip = controller()
     send(chip, 0x44, 30, 30)

@@ -4,9 +4,15 @@ Real Waveshare panels (their own module, imported only on a Pi) implement the
 same `Panel` interface.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from .base import MODELS, Panel, PanelError, PanelModel, Refresh
-from .sim import Frame, SimPanel
 from .timing import TIMINGS, Timing
+
+if TYPE_CHECKING:
+    from .sim import Frame, SimPanel
 
 __all__ = [
     "MODELS",
@@ -19,3 +25,13 @@ __all__ = [
     "SimPanel",
     "Timing",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """The simulated panel's names, loaded when first asked for: a Pi's build
+    never makes one, and its start should not pay for the module."""
+    if name in ("Frame", "SimPanel"):
+        from . import sim
+
+        return getattr(sim, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -285,6 +285,39 @@ class Controller:
         else:
             self.x = value
 
+    def data_bytes(self, data: bytes) -> None:
+        """Data bytes in order, as `data` takes them one by one. A frame is
+        thousands of RAM bytes: where the counter moves along X, upwards, within a
+        window that lies in the RAM, each row's run is stored at once (the
+        emulator's own cost is no Pi's: it spent more CPU than the frame's render)."""
+        at = 0
+        while at < len(data):
+            run = self._row_run(len(data) - at)
+            if run == 0:
+                self.data(data[at])
+                at += 1
+                continue
+            ram = self.bw if self.command_byte == WRITE_BW else self.red
+            start = self.y * self.stride + self.x
+            ram[start : start + run] = data[at : at + run]
+            self.params += run
+            at += run
+            if self.x + run - 1 == self.x_window[1]:  # the row is full: as _step_x wraps
+                self.x = self.x_window[0]
+                self._step_y()
+            else:
+                self.x += run
+
+    def _row_run(self, left: int) -> int:
+        """How many of the next `left` data bytes go to one RAM row, each at the
+        next X up (0: take the next byte alone, as `data` does)."""
+        if self.command_byte not in (WRITE_BW, WRITE_RED) or self.entry & 0x05 != 0x01:
+            return 0  # not a RAM write, or Y first, or X down
+        end = self.x_window[1]
+        if not (0 <= self.x <= end < self.stride and 0 <= self.y < self.spec.ram_height):
+            return 0  # outside the window or the RAM: counted byte by byte
+        return min(left, end - self.x + 1)
+
     def _ram_write(self, ram: bytearray, byte: int) -> None:
         if 0 <= self.x < self.stride and 0 <= self.y < self.spec.ram_height:
             ram[self.y * self.stride + self.x] = byte
@@ -505,8 +538,7 @@ class EmulatedPanel:
         if self.busy:
             self.violations.append(f"write {self.write_count} ({write.line()[:12]}) while busy")
         if write.dc:
-            for byte in data:
-                controller.data(byte)
+            controller.data_bytes(data)
             return
         for byte in data:
             self._command(byte)
