@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,16 +100,15 @@ NOT_BEFORE_THE_FIRST_FRAME = (
 )
 
 
-def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
-    tmp_path: Path,
-) -> None:
+def probed(probe: str, args: list[str], tmp_path: Path) -> Any:
+    """What `probe` (a program run with keystand's `args`, an idle script and a
+    state dir of its own added) prints last, as JSON."""
     script = tmp_path / "idle.txt"
     script.write_text("wait 100\n")
-    args = ["run", "--profile", "desktop", "--speed", "0"]
-    args += ["--state-dir", str(tmp_path / "s"), "--script", str(script)]
+    args = [*args, "--state-dir", str(tmp_path / "s"), "--script", str(script)]
     env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
     done = subprocess.run(
-        [sys.executable, "-c", FIRST_FRAME_PROBE.format(args=args)],
+        [sys.executable, "-c", probe.format(args=args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -116,7 +116,14 @@ def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
         timeout=120,
     )
     assert done.stdout, done.stderr
-    loaded = set(json.loads(done.stdout.splitlines()[-1]))
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_run_hands_its_first_frame_before_loading_what_that_frame_does_not_need(
+    tmp_path: Path,
+) -> None:
+    args = ["run", "--profile", "desktop", "--speed", "0"]
+    loaded = set(probed(FIRST_FRAME_PROBE, args, tmp_path))
     assert "keystand.layouts.play" in loaded  # the probe saw the game's first frame
     early = sorted(loaded & set(NOT_BEFORE_THE_FIRST_FRAME))
     assert early == [], f"keystand run loads {early} before its first frame"
@@ -203,21 +210,9 @@ NOT_ON_THE_PI_PATH = (
 
 @pytest.mark.parametrize("build", startup.pi_builds())
 def test_a_pi_builds_start_loads_only_what_its_first_frames_need(build, tmp_path) -> None:
-    script = tmp_path / "idle.txt"
-    script.write_text("wait 100\n")
     args = ["run", "--profile", build, "--emulate", str(tmp_path / "out"), "--no-page"]
-    args += ["--speed", "0", "--state-dir", str(tmp_path / "s"), "--script", str(script)]
-    env = {k: v for k, v in os.environ.items() if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC")}
-    done = subprocess.run(
-        [sys.executable, "-c", PI_MODULES_PROBE.format(args=args)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-    )
-    assert done.stdout, done.stderr
-    found = json.loads(done.stdout.splitlines()[-1])
+    args += ["--speed", "0"]
+    found = probed(PI_MODULES_PROBE, args, tmp_path)
     loaded = set(found["modules"])
     assert {"keystand.layouts.play", "keystand.drivers.display.waveshare"} <= loaded
     early = sorted(loaded & set(NOT_ON_THE_PI_PATH))
