@@ -409,6 +409,26 @@ class Stand:
         self._time_passes(now)
         return self.version != before
 
+    def still(self) -> bool:
+        """Nothing `tick` does can change anything until the next input: no undo
+        request, hint or refusal to lapse, no end to reveal, no turn timer running,
+        no settings or journal to try again. The service loop then waits for an
+        input (or systemd's watchdog) instead of ticking (issue 33: an idle stand)."""
+        if self._timed():
+            timer = self.idle_timeouts >= IDLE_TIMEOUTS and self.timer.armed(self._timer_length())
+        else:
+            timer = self.timer.stopped
+        return (
+            timer
+            and self.undo_request is None
+            and not self.hints
+            and self.refused_at is None
+            and not self.hold_resumed
+            and self.ended_at is None
+            and not self.saving.seats
+            and not self.store.recovering
+        )
+
     @entry
     def _time_passes(self, now: float) -> None:
         """An unanswered undo request lapses, a hint or a refusal goes, a held key is
