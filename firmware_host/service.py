@@ -256,6 +256,8 @@ class Service:
                     item = None
                 if self._stop.is_set():
                     break
+                if item is None and self.stand.still():
+                    continue  # woken for the watchdog's ping alone: a tick would do nothing
                 self._take(item)
                 self._publish(Phase.RUNNING)
                 if self.stand.store.given_up is not None:
