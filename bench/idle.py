@@ -35,6 +35,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -261,6 +262,7 @@ def idle(python: Path, window: float, quiet: float = QUIET_S) -> dict[str, Any]:
         print(f"bench: {build} at rest for {window:g} s ...", file=sys.stderr)
         builds[build] = idle_minute(python, build, window, quiet)
     return {
+        "installed": "from its source, not editable",
         "window_s": window,
         "quiet_s": quiet,
         "watchdog_s": watchdog_usec() / 1e6,
@@ -288,11 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     results = json.loads(args.json.read_text())
     if args.python is not None:
         results["idle"] = idle(args.python, args.window)
+        results["idle"]["installed"] = f"the venv of {args.python}"
     else:
         print("bench: keystand installed from its source into a fresh venv ...", file=sys.stderr)
         with tempfile.TemporaryDirectory() as folder:
             results["idle"] = idle(startup.installed_python(Path(folder)), args.window)
-    results["idle"]["command"] = "python bench/idle.py " + " ".join(argv or sys.argv[1:])
+    given = argv if argv is not None else sys.argv[1:]
+    results["idle"]["command"] = shlex.join([".venv/bin/python", "bench/idle.py", *given])
     results["goals"] = report.goals(results)
     args.json.write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
     args.markdown.write_text(report.markdown(results))

@@ -610,7 +610,7 @@ def idle_stand(r: dict[str, Any]) -> list[str]:
     rest, slower = r["idle"], r["cpu_reference"]["slower_on_zero2w"]
     lines = [
         f"`{rest.get('command', r['command'])}`: each shipped Pi build's `keystand run "
-        "--emulate` (installed as for the Pi path above; the real drivers, no script, no "
+        f"--emulate` (installed {rest['installed']}; the real drivers, no script, no "
         f"page) under the unit's watchdog ({rest['watchdog_s']:g} s, pinged to a socket of "
         "the bench's), until both first frames are shown and both panels' threads have "
         f"been quiet {rest['quiet_s']:g} s; then {rest['window_s']:g} s at rest. CPU per "
@@ -641,6 +641,37 @@ def idle_stand(r: dict[str, Any]) -> list[str]:
             f"{_f(b['emulator_cpu_ms_per_min'])} ms |"
         )
     return lines
+
+
+# What wakes a thread of an idle stand, by the thread's name (bench/idle.py).
+IDLE_WHY = {
+    "serial-grid": (
+        "the grid's board sends its whole state every 250 ms while nothing changes (the "
+        "protocol's keep-alive, docs/grid-protocol.md, on which the stand's loss detection, "
+        "`silent_after` 1 s, rests), and the driver reads each frame once as it comes: four "
+        "passes a second are the protocol's idle cost, not a loop of the stand's (its "
+        "wake-ups here also count waits for the GIL, which the emulated board's thread, in "
+        "the same process, holds as it sends). Less needs a change of the protocol and the "
+        "board's firmware: the state sent on a change and every second or two, "
+        "`silent_after` to match"
+    ),
+    "mpr121-grid": (
+        "with the IRQ wired the driver still reads the chips every `IDLE_CHECK` idle "
+        "seconds (drivers/inputs/mpr121.py: a chip that browned out and reset raises no "
+        "IRQ, so only its ECR, read back, says so)"
+    ),
+}
+
+
+def _idle_why(r: dict[str, Any], build: str) -> list[str]:
+    """The thread of an idle build that costs most, and why it wakes."""
+    threads = r["idle"]["builds"][build]["threads"]
+    name, t = max(threads.items(), key=lambda item: item[1]["cpu_ms_per_min"])
+    why = IDLE_WHY.get(name.split(" (")[0], "")
+    return [
+        f"  Most of it is the `{name}` thread: {t['cpu_ms_per_min']:g} ms a minute here, "
+        f"{t['wakeups_per_s']:g} wake-ups a second" + (f": {why}." if why else ".")
+    ]
 
 
 def _first_frame_why(r: dict[str, Any]) -> list[str]:
@@ -693,6 +724,8 @@ def why(r: dict[str, Any]) -> list[str]:
         out.append(f"- Missed: {g['goal']}: {g['figure']}.")
         if "start on the Pi path" in g["goal"]:
             out += _first_frame_why(r)
+        elif "an idle stand" in g["goal"]:
+            out += _idle_why(r, g["goal"].split(":")[0])
         elif "New game to both panels readable" in g["goal"]:
             out.append(
                 "  This panel's fast waveform takes as long as its full refresh by the "
