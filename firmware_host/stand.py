@@ -432,7 +432,8 @@ class Stand:
     @entry
     def _time_passes(self, now: float) -> None:
         """An unanswered undo request lapses, a hint or a refusal goes, a held key is
-        shown, the turn timer runs, and settings the disk refused are tried again."""
+        shown, the turn timer runs, and settings the disk refused are tried again.
+        Whatever is added here is added to `still` too, or the loop sleeps past it."""
         req = self.undo_request
         if req and now - req.at > self.settings.undo_window:
             self.undo_request = None
