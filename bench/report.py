@@ -120,6 +120,16 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
             f"reference; wall {_f(start['ms'])} ms; installed {r['pi_start']['installed']})",
             zero <= PI_START_GOAL_MS,
         )
+    for build, rest in idle_pct(r).items():
+        b = r["idle"]["builds"][build]
+        goal(
+            f"{build}: an idle stand (nobody at the table; the real drivers over --emulate, "
+            f"the emulator's own work left out) within {r['idle']['goal_pct']:g}% of one "
+            "Zero 2 W core, estimated",
+            f"{rest:.3f}% ({b['cpu_ms_per_min']:g} ms of CPU a minute here x {slower:g}, the "
+            f"Python reference; {b['wakeups_per_s']:g} wake-ups a second)",
+            rest <= r["idle"]["goal_pct"],
+        )
     minimal = r["power_on"]["minimal"]
     goal(
         f"minimal: power-on to both panels readable, estimated on a Zero 2 W, within "
@@ -152,6 +162,15 @@ def goals(r: dict[str, Any]) -> list[dict[str, Any]]:
         w["peak_rss_mb"] < 64,
     )
     return out
+
+
+def idle_pct(r: dict[str, Any]) -> dict[str, float]:
+    """Each Pi build's stand at rest as a share (%) of one Zero 2 W core: its CPU a
+    minute here times the Python reference's factor (bench/idle.py); none before
+    the bench measured it."""
+    slower = r["cpu_reference"]["slower_on_zero2w"]
+    builds = r.get("idle", {}).get("builds", {})
+    return {build: b["cpu_ms_per_min"] * slower / 60_000 * 100 for build, b in builds.items()}
 
 
 def _model_goals(
@@ -496,6 +515,9 @@ def markdown(r: dict[str, Any]) -> str:
     lines += zero2w(r)
     lines += ["", "## Power-on to a playable stand, estimated", ""]
     lines += power_on(r)
+    if r.get("idle"):
+        lines += ["", "## An idle stand, estimated", ""]
+        lines += idle_stand(r)
     lines += ["", "## Why", ""]
     lines += why(r)
     lines += ["", "## Earlier measurements, same run", ""]
@@ -581,6 +603,75 @@ def power_on(r: dict[str, Any]) -> list[str]:
         "| **total** | " + " | ".join(f"**{b['total_s']:g} s**" for b in builds.values()) + " |"
     )
     return lines
+
+
+def idle_stand(r: dict[str, Any]) -> list[str]:
+    """Each Pi build at rest: its CPU a minute, its wake-ups, its threads."""
+    rest, slower = r["idle"], r["cpu_reference"]["slower_on_zero2w"]
+    lines = [
+        f"`{rest.get('command', r['command'])}`: each shipped Pi build's `keystand run "
+        f"--emulate` (installed {rest['installed']}; the real drivers, no script, no "
+        f"page) under the unit's watchdog ({rest['watchdog_s']:g} s, pinged to a socket of "
+        "the bench's), until both first frames are shown and both panels' threads have "
+        f"been quiet {rest['quiet_s']:g} s; then {rest['window_s']:g} s at rest. CPU per "
+        "thread from /proc/PID/task/TID/schedstat (ns on a CPU; stat's utime and stime count "
+        "10 ms ticks, too coarse here), wake-ups from its voluntary context switches. Each "
+        "thread is named in the kernel by the bench's launcher as it starts, `emu:` when its "
+        "code is the emulator's (the emulated panels, the serial grid's board, the MPR121s' "
+        "timers): those are left out, and so is the time the emulated MPR121s spend "
+        "answering the driver's I2C reads in the driver's own thread (timed per thread; on "
+        "a Pi those are i2c-dev ioctls, whose kernel time this leaves out). A Zero 2 W "
+        f"core's share is the CPU a minute here x {slower:g} (the Python reference) / 60 s.",
+        "",
+        "| build | CPU a minute here | wake-ups a second | Zero 2 W core | "
+        f"goal {rest['goal_pct']:g}% | threads that woke (ms a minute, wake-ups a second) | "
+        "emulator's CPU a minute (left out) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for build, pct in idle_pct(r).items():
+        b = rest["builds"][build]
+        woke = ", ".join(
+            f"{name} {t['cpu_ms_per_min']:g} ms, {t['wakeups_per_s']:g}/s"
+            for name, t in b["threads"].items()
+            if t["wakeups_per_s"] or t["cpu_ms_per_min"]
+        )
+        lines.append(
+            f"| {build} | {b['cpu_ms_per_min']:g} ms | {b['wakeups_per_s']:g} | {pct:.3f}% | "
+            f"{'yes' if pct <= rest['goal_pct'] else '**no**'} | {woke or 'none'} | "
+            f"{_f(b['emulator_cpu_ms_per_min'])} ms |"
+        )
+    return lines
+
+
+# What wakes a thread of an idle stand, by the thread's name (bench/idle.py).
+IDLE_WHY = {
+    "serial-grid": (
+        "the grid's board sends its whole state every 250 ms while nothing changes (the "
+        "protocol's keep-alive, docs/grid-protocol.md, on which the stand's loss detection, "
+        "`silent_after` 1 s, rests), and the driver reads each frame once as it comes: four "
+        "passes a second are the protocol's idle cost, not a loop of the stand's (its "
+        "wake-ups here also count waits for the GIL, which the emulated board's thread, in "
+        "the same process, holds as it sends). Less needs a change of the protocol and the "
+        "board's firmware: the state sent on a change and every second or two, "
+        "`silent_after` to match"
+    ),
+    "mpr121-grid": (
+        "with the IRQ wired the driver still reads the chips every `IDLE_CHECK` idle "
+        "seconds (drivers/inputs/mpr121.py: a chip that browned out and reset raises no "
+        "IRQ, so only its ECR, read back, says so)"
+    ),
+}
+
+
+def _idle_why(r: dict[str, Any], build: str) -> list[str]:
+    """The thread of an idle build that costs most, and why it wakes."""
+    threads = r["idle"]["builds"][build]["threads"]
+    name, t = max(threads.items(), key=lambda item: item[1]["cpu_ms_per_min"])
+    why = IDLE_WHY.get(name.split(" (")[0], "")
+    return [
+        f"  Most of it is the `{name}` thread: {t['cpu_ms_per_min']:g} ms a minute here, "
+        f"{t['wakeups_per_s']:g} wake-ups a second" + (f": {why}." if why else ".")
+    ]
 
 
 def _first_frame_why(r: dict[str, Any]) -> list[str]:
@@ -672,6 +763,8 @@ def why(r: dict[str, Any]) -> list[str]:
             if not explained:
                 out += _first_frame_why(r) + _pi_floor_why(r)
             explained = True
+        elif "an idle stand" in g["goal"]:
+            out += _idle_why(r, g["goal"].split(":")[0])
         elif "New game to both panels readable" in g["goal"]:
             out.append(
                 "  This panel's fast waveform takes as long as its full refresh by the "

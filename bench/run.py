@@ -9,7 +9,8 @@ Duet games at table pace and in bursts; our policy on recorded classic games,
 fewer of them to keep the run short), SPI and GPIO writes per frame (our HAL and
 the vendor's stock path), refreshes per game, render time, cold start, import
 time, resume at 10 and 10,000 journal records, peak memory, and an estimate for
-a Raspberry Pi Zero 2 W. `--tiny` runs everything on the smallest input (the
+a Raspberry Pi Zero 2 W, and each Pi build's CPU per idle minute (bench/idle.py,
+which also runs alone). `--tiny` runs everything on the smallest input (the
 tests do, so this script cannot rot).
 """
 
@@ -31,6 +32,7 @@ from typing import Any
 
 import boot
 import games
+import idle
 import latency
 import panels
 import reference
@@ -134,16 +136,21 @@ def _full_s(model: str) -> float:
     return TIMINGS[model].full
 
 
-def pi_start(tiny: bool) -> dict[str, Any]:
-    """The shipped Pi builds' starts on their Pi path: keystand installed from its
-    source into a venv of its own, as systemd/install.sh does (`--tiny`, for the
-    tests: this venv's editable install, nothing downloaded)."""
+def pi_path(tiny: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The shipped Pi builds on their Pi path: their starts, and each stand at rest
+    (bench/idle.py); keystand installed from its source into a venv of its own, as
+    systemd/install.sh does (`--tiny`, for the tests: this venv's editable install,
+    nothing downloaded, a short idle window)."""
     if tiny:
-        return startup.pi_starts(Path(sys.executable), "editable (--tiny)", 1)
+        python = Path(sys.executable)
+        rest = idle.idle(python, 2.0, quiet=1.0)
+        rest["installed"] = "editable (--tiny)"
+        return startup.pi_starts(python, "editable (--tiny)", 1), rest
     print("bench: keystand installed from its source into a fresh venv ...", file=sys.stderr)
     with tempfile.TemporaryDirectory() as folder:
         python = startup.installed_python(Path(folder))
-        return startup.pi_starts(python, "from its source, not editable", 7)
+        starts = startup.pi_starts(python, "from its source, not editable", 7)
+        return starts, idle.idle(python, idle.WINDOW_S)
 
 
 def software_passes(args: argparse.Namespace, passes: int) -> dict[str, dict[str, Any]]:
@@ -373,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     results["import_ms"] = startup.import_ms()
     results["first_frame_cost"] = startup.first_frame_cost(1 if args.tiny else 5)
-    results["pi_start"] = pi_start(args.tiny)
+    results["pi_start"], results["idle"] = pi_path(args.tiny)
     results["journal_fsync"] = spread(latency.journal_fsync(20 if args.tiny else 200))
     results["cpu_reference"] = reference.cpu_reference(
         reference.sysbench_events(1 if args.tiny else 10),

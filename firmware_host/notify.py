@@ -127,6 +127,14 @@ class Heartbeat:
         self._last: float | None = None
         self._said: str | None = None
 
+    def due_in(self) -> float | None:
+        """Seconds until the next ping is due (0: now); None without a watchdog."""
+        if self.interval is None:
+            return None
+        if self._last is None:
+            return 0.0
+        return max(0.0, self._last + self.interval - self.clock())
+
     def __call__(self) -> None:
         if self.status is not None and self.notifier.enabled:
             try:

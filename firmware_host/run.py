@@ -501,7 +501,7 @@ class Built:
     shown_log: ShownLog | None
     notifier: Notifier
     ping: float | None  # the watchdog's interval (None: no watchdog)
-    done: threading.Event  # set by a stop signal, a script's end, or nothing to run
+    done: threading.Event  # set by a stop signal, a script's end, nothing to run, the loop's end
 
 
 def build(plan: Plan, err: TextIO) -> Built:
@@ -543,8 +543,8 @@ def build(plan: Plan, err: TextIO) -> Built:
     # Under systemd (Type=notify): READY, a STATUS line, WATCHDOG from the loop.
     notifier = Notifier.from_env()
     ping = watchdog_interval()
-    service = _service(plan, stand, panels, shown_log, notifier, ping)
     done = threading.Event()
+    service = _service(plan, stand, panels, shown_log, notifier, ping, done)
     attached = attach(
         service,
         stand,
@@ -566,6 +566,7 @@ def _service(
     shown_log: ShownLog | None,
     notifier: Notifier,
     ping: float | None,
+    done: threading.Event,
 ) -> Service:
     from . import screens
     from .drivers.display import TIMINGS
@@ -586,6 +587,7 @@ def _service(
         tick=0.5 if ping is None else min(0.5, ping / 4),
         on_shown=shown_log,
         heartbeat=Heartbeat(notifier, ping, status=lambda: _status_line(service)),
+        on_stopped=done.set,  # the loop stopped by itself (the journal lost)
     )
     return service
 
@@ -662,8 +664,9 @@ def _serve(plan: Plan, built: Built, out: TextIO, err: TextIO) -> int:
         url = getattr(built.page, "url", "?")
         print(f"keystand: the simulator page is at {url}", file=out, flush=True)
     built.notifier.ready(f"ready: profile {plan.profile.name}")
-    while not built.done.wait(0.5) and not service.stopped:
-        pass
+    # Woken only by what ends the run (a stop signal's handler runs here, in the
+    # main thread), not twice a second for nothing (issue 33: an idle stand).
+    built.done.wait()
     _stop(built, err)
     if service.failed is not None:
         # Exit 1: systemd's Restart=on-failure starts it again (its start limit

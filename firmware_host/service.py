@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import Image
 
@@ -46,6 +46,16 @@ Renderer = Callable[[Stand, Seat, Panel], Image.Image]
 Blank = Callable[[Stand, Seat, Panel], Image.Image]
 Shown = Callable[[Seat, Image.Image, Refresh, object], None]
 Describe = Callable[[Stand], dict[str, Any]]
+
+
+class Beat(Protocol):
+    """Called on each turn of the loop (systemd's watchdog ping: a hung loop stops
+    it); says when it wants the next turn (`notify.Heartbeat`)."""
+
+    def __call__(self) -> None: ...
+
+    def due_in(self) -> float | None:
+        """Seconds until it must be called again; None: only when something happens."""
 
 
 class Phase(enum.Enum):
@@ -121,7 +131,8 @@ class Service:
         tick: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         on_shown: Shown | None = None,
-        heartbeat: Callable[[], None] | None = None,
+        heartbeat: Beat | None = None,
+        on_stopped: Callable[[], None] | None = None,
     ) -> None:
         self.stand = stand
         self.panels = panels
@@ -133,6 +144,7 @@ class Service:
         self.on_shown = on_shown
         # Called by the loop on each turn (systemd's watchdog ping): a hung loop stops it.
         self.heartbeat = heartbeat
+        self.on_stopped = on_stopped  # told once the loop has finished (see `_finish`)
         self.quiet = quiet
         self.stats = ServiceStats()
         self.drivers: list[InputDriver] = []
@@ -241,11 +253,13 @@ class Service:
                 if self.heartbeat is not None:
                     self.heartbeat()
                 try:
-                    item = self._queue.get(timeout=self.tick)
+                    item = self._queue.get(timeout=self.wait())
                 except queue.Empty:
                     item = None
                 if self._stop.is_set():
                     break
+                if item is None and self.stand.still():
+                    continue  # woken for the watchdog's ping alone: a tick would do nothing
                 self._take(item)
                 self._publish(Phase.RUNNING)
                 if self.stand.store.given_up is not None:
@@ -257,6 +271,15 @@ class Service:
                     break
         finally:
             self._finish(stop_timeout)
+
+    def wait(self) -> float | None:
+        """How long the loop waits for an input: a `tick` while time can change
+        what the stand shows; once it is still (`Stand.still`), until the
+        heartbeat's next ping is due, or (no watchdog) until an input comes. An
+        idle stand's loop sleeps (issue 33: it woke twice a second for nothing)."""
+        if not self.stand.still():
+            return self.tick
+        return None if self.heartbeat is None else self.heartbeat.due_in()
 
     def shutdown(self, timeout: float = 30.0) -> bool:
         """Stop and wait (tests, and `keystand run` on a signal). Without a loop
@@ -423,6 +446,8 @@ class Service:
                 except Exception:
                     log.exception("input %s did not stop cleanly", driver.name)
             self._stopped.set()
+            if self.on_stopped is not None:
+                self.on_stopped()
 
     def _close_worker(self, worker: PanelWorker, timeout: float) -> None:
         if not worker.stop(timeout):

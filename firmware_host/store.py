@@ -308,6 +308,12 @@ class Store:
         self._since_checkpoint = 0
         self._tidy()
 
+    @property
+    def recovering(self) -> bool:
+        """A failed write could not be taken back: `recover` has checks to make."""
+        journal = self._journal
+        return journal is not None and journal.broken is not None and self.given_up is None
+
     def recover(self, now: float) -> bool:
         """A journal whose failed write could not be taken back is checked again
         (`Journal.recover`) every `recover_every` seconds; True when it has just
@@ -315,7 +321,7 @@ class Store:
         if the records journaled are not on disk as written, or if the disk
         still refuses after `recover_for` seconds."""
         journal = self._journal
-        if journal is None or journal.broken is None or self.given_up is not None:
+        if journal is None or not self.recovering:
             return False
         if self._broken_since is None:
             self._broken_since = now

@@ -168,13 +168,23 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
     assert "The floor of the Pi path" in markdown or all(
         g["met"] for g in results["goals"] if "start on the Pi path" in g["goal"]
     )
+    # Every shipped Pi build at rest on its Pi path: its CPU a minute, its threads
+    # (the emulator's left out), the unit's watchdog pinged.
+    rest = results["idle"]
+    assert set(rest["builds"]) == set(results["pi_start"]["builds"])
+    for build, b in rest["builds"].items():
+        assert b["cpu_ms_per_min"] >= 0 and b["wakeups_per_s"] >= 0, build
+        assert {"MainThread", "service-loop", "panel-A", "panel-B"} <= set(b["threads"]), build
+        assert not any(name.startswith("emu:") for name in b["threads"]), build
+        assert b["watchdog_pings"] >= 1, build
+        assert f"| {build} |" in markdown.split("## An idle stand")[1]
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four, and its New game to readable; then two cold starts
-    # against their floors, each Pi build's start, the minimal build's power-on,
-    # resume at 10,000 records against 10, and the memory (a run's, the worst
-    # script's).
+    # against their floors, each Pi build's start and its idle stand, the minimal
+    # build's power-on, resume at 10,000 records against 10, and the memory (a
+    # run's, the worst script's).
     builds = len(results["pi_start"]["builds"])
-    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + builds + 1 + 1 + 2
+    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + 2 * builds + 1 + 1 + 2
     # Power-on: every part of every shipped build, in seconds, summed.
     for build, estimate in results["power_on"].items():
         assert estimate["total_s"] == pytest.approx(sum(estimate["parts_s"].values()), abs=0.05)

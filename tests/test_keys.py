@@ -1,9 +1,10 @@
-"""Seat keys as gpiozero Buttons on MockFactory pins: press, release, long
-press, bounce, two seats independent, pins that cannot be had."""
+"""Seat keys as gpiozero input devices on MockFactory pins: press, release, long
+press, bounce, two seats independent, pins that cannot be had, no thread at rest."""
 
 from __future__ import annotations
 
 import queue
+import threading
 
 import pytest
 
@@ -228,3 +229,53 @@ def test_importing_the_driver_does_not_import_gpiozero() -> None:
     code = "import sys, keystand.drivers.inputs.keys; print('gpiozero' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _hold_timers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("key-")]
+
+
+def test_an_idle_stand_s_keys_keep_no_thread_of_their_own() -> None:
+    """gpiozero's `Button` keeps a thread per key that wakes ten times a second
+    for ever (its hold thread): eight keys, 80 wake-ups a second at rest. The
+    driver's keys are plain input devices and time a hold only while one is down."""
+    factory = MockFactory()
+    before = set(threading.enumerate())
+    keys = SeatKeys(PINS, pin_factory=factory)
+    keys.start(lambda e: None, lambda r: None)
+    try:
+        assert set(threading.enumerate()) - before == set()
+    finally:
+        keys.stop()
+        factory.reset()
+
+
+def test_a_key_let_go_leaves_no_hold_timer_behind(rig) -> None:
+    keys, factory, clock, events, _ = rig
+    pin = factory.pin(keys.pin_of("A", "undo"))
+    pin.drive_low()
+    assert [t.name for t in _hold_timers()] == ["key-A-undo-hold"]
+    clock.advance(0.1)
+    pin.drive_high()
+    for timer in _hold_timers():
+        timer.join(WAIT)
+    assert _hold_timers() == []
+    assert drain(events) == [Press("A", KeyName.UNDO)]
+
+
+def test_a_hold_that_runs_out_after_the_key_was_let_go_is_not_a_long_press(rig) -> None:
+    """A hold timer cancelled too late (it was already running) must not make the
+    short press, nor the next press of the key, a long one."""
+    keys, factory, clock, events, _ = rig
+    pin = factory.pin(keys.pin_of("A", "clue"))
+    state = next(k for k in keys._keys if (k.seat, k.key) == ("A", KeyName.CLUE))
+    pin.drive_low()
+    first = state.down
+    clock.advance(0.1)
+    pin.drive_high()
+    clock.advance(0.2)
+    pin.drive_low()  # the next press, down before the first one's timer ran
+    state.held(first)  # the first press's timer, late
+    assert drain(events) == [Press("A", KeyName.CLUE)]
+    assert events.get(timeout=WAIT) == Press("A", KeyName.CLUE, long=True)  # its own
+    pin.drive_high()

@@ -1,6 +1,6 @@
 """An idle MPR121 grid costs nothing: with the chips' IRQ line wired the driver
-waits on it, reading the chips once an idle second (their ECR too: a chip that
-reset itself raises no IRQ), where polled it reads them 100 times a second; the
+waits on it, reading the chips once every IDLE_CHECK idle seconds (their ECR too:
+a chip that reset itself raises no IRQ), where polled it reads them 100 times a second; the
 emulated chip drives its IRQ pin as the datasheet says (low on a change of
 touch status, let go when the status is read), and a touch wakes the driver."""
 
@@ -13,13 +13,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from keystand.drivers.inputs import Touch
-from keystand.drivers.inputs.mpr121 import MPR121Grid, StripMap
+from keystand.drivers.inputs.mpr121 import IDLE_CHECK, MPR121Grid, StripMap
 from keystand.drivers.inputs.mpr121_emu import EmulatedGrid, IrqLine
 from keystand.drivers.inputs.touchfilter import TouchFilter
 
 STRIPS = StripMap()
 IRQ = 4
-IDLE = 10  # virtual seconds counted
+IDLE = 4 * IDLE_CHECK  # virtual seconds counted
 
 
 class Clock:
@@ -65,9 +65,11 @@ def idle_cost(irq: bool) -> tuple[int, int]:
     return polls1 - polls0, i2c1 - i2c0
 
 
-def test_an_idle_grid_is_read_once_a_second_on_its_irq_and_100_times_polled() -> None:
-    assert idle_cost(irq=True) == (IDLE, 2 * IDLE)  # status and ECR, once a second
-    assert idle_cost(irq=False) == (100 * IDLE, 100 * IDLE + IDLE)  # ECR every 100th
+def test_an_idle_grid_is_read_every_idle_check_on_its_irq_and_100_times_a_second_polled() -> None:
+    assert IDLE_CHECK == 3.0
+    assert idle_cost(irq=True) == (4, 2 * 4)  # status and ECR, once every IDLE_CHECK s
+    polls = round(100 * IDLE)
+    assert idle_cost(irq=False) == (polls, polls + polls // 100)  # ECR every 100th
 
 
 def test_the_emulated_chip_pulls_irq_low_on_a_change_and_lets_go_when_read() -> None:

@@ -315,12 +315,15 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 
 @needs_pyserial
 def test_an_idle_grid_reads_with_the_long_timeout_and_a_finger_with_the_short(rig) -> None:
-    """Issue 33: with no finger on the grid the driver's thread waits up to a quarter
-    of the keep-alive for the next byte, not 20 ms; a finger's episode is timed
+    """Issue 33: with no finger on the grid the driver's thread waits up to 0.4 of
+    the keep-alive for the next byte (longer than the board's period, so the next
+    frame, not the timeout, wakes it), not 20 ms; a finger's episode is timed
     between frames, so it reads with the short timeout until the episode ends."""
     r = rig().start()
     assert r.report()[0] is Health.CONNECTED
-    assert r.driver.idle_timeout == pytest.approx(min(0.5, 0.2) / 4)
+    assert r.driver.idle_timeout == pytest.approx(min(0.5, 0.2) * 0.4)
+    assert SerialGrid("/dev/null").idle_timeout == pytest.approx(0.4)  # the defaults'
+    assert SerialGrid("/dev/null").idle_timeout > proto.PERIOD_MS / 1000  # the board's
     wait_for(lambda: r.driver._serial.timeout == r.driver.idle_timeout, "the idle timeout")
     r.press((1, 2))
     wait_for(lambda: r.driver._serial.timeout == r.driver.read_timeout, "the short timeout")
@@ -577,3 +580,32 @@ def test_the_whole_chain_with_the_firmwares_mpr121_code_on_emulated_chips(tmp_pa
         assert chips.chips[0x5A].ignored_writes == []
     finally:
         r.close()
+
+
+class Port:
+    """A port whose frames each come whole while a read waits: what pyserial's
+    `read(n)` does (n bytes at most) and `in_waiting`, counting the reads that waited."""
+
+    def __init__(self, frames: list[bytes]) -> None:
+        self.frames, self.buffer, self.waited = list(frames), b"", 0
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.buffer)
+
+    def read(self, size: int) -> bytes:
+        if not self.buffer and self.frames:
+            self.waited += 1
+            self.buffer = self.frames.pop(0)
+        out, self.buffer = self.buffer[:size], self.buffer[size:]
+        return out
+
+
+def test_a_frame_that_wakes_the_read_is_read_whole_in_one_pass() -> None:
+    """Issue 33: a read of one byte (nothing was waiting) left the rest of the
+    frame to the next pass of the thread: two passes a frame at rest."""
+    frames = [frame("1,S,0000000"), frame("2,S,0000000")]
+    driver = SerialGrid("/dev/null")
+    driver._serial = Port(frames)
+    assert [driver._read(), driver._read()] == frames
+    assert driver._serial.waited == 2

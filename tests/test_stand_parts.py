@@ -202,7 +202,8 @@ def test_every_change_on_a_screen_moves_the_redraw(
     """The frames are the judge: whatever a step changes on either screen (or in
     the public record), the counter moved, so the service draws it; and each
     part moves it exactly when what it draws changes (so no change is hidden
-    behind another's redraw in the same step)."""
+    behind another's redraw in the same step). A stand that says it is still
+    (the service loop then sleeps) is: a tick a day later changes nothing."""
     settings = Settings(game=game, reveal_delay=6.0).choosing(TIMER, 30)
     seed = iter(range(10_000))
     stand = Stand(
@@ -217,9 +218,11 @@ def test_every_change_on_a_screen_moves_the_redraw(
     broken = watch_parts(stand)
     before, version = frames(stand), stand.version
     moved = 0
-    for i, (_, step) in enumerate(session(game, 700)):
+    for i, (now, step) in enumerate(session(game, 700)):
         disk(i % 150 >= 130)  # a full disk now and then, 20 steps long
         step(stand)
+        if stand.still():  # the loop sleeps until an input: no tick may change anything
+            assert not stand.tick(now + 86_400.0), f"step {i}: still, yet a tick redraws"
         after = frames(stand)
         if after != before:
             assert stand.version != version, f"step {i}: a change on a screen, no redraw"

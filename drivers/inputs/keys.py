@@ -14,6 +14,13 @@ whole presses:
 gpiozero is imported only in `start`, so a desktop without it can still load
 this module; `pin_factory` is gpiozero's (a `MockFactory` in tests and under
 `--emulate`), and None leaves gpiozero to pick its own on first use.
+
+Each key is a plain `DigitalInputDevice`, not a `Button`: gpiozero gives every
+`Button` a thread of its own that wakes ten times a second for ever to look
+for a hold (its `HoldThread`), 80 wake-ups a second for a stand's eight keys
+with nobody at the table (issue 33). The hold is timed here instead, by one
+timer for the press that is down, started when it goes down and cancelled when
+it is let go: a stand with no key down keeps no thread of its own.
 """
 
 from __future__ import annotations
@@ -70,34 +77,49 @@ class KeyPinError(InputError, GpioClaimError):
 
 class _Key:
     """One key's press rule (see the module doc); gpiozero calls it from its
-    own threads, so each key has a lock."""
+    own threads and the hold timer from its own, so each key has a lock."""
 
     def __init__(
-        self, seat: str, key: KeyName, bounce: float, clock: Callable[[], float], emit: Emit
+        self,
+        seat: str,
+        key: KeyName,
+        bounce: float,
+        hold: float,
+        clock: Callable[[], float],
+        emit: Emit,
     ) -> None:
-        self.seat, self.key, self.bounce, self.clock, self.emit = seat, key, bounce, clock, emit
+        self.seat, self.key, self.bounce, self.hold = seat, key, bounce, hold
+        self.clock, self.emit = clock, emit
         self.lock = threading.Lock()
         self.down: float | None = None  # when the press being decided began
         self.ignoring = False  # the press now down is chatter of the last one
         self.long_sent = False
         self.counted_up = float("-inf")  # when a counted press was let go
         self.live = True
+        self.timer: threading.Timer | None = None  # the hold of the press that is down
 
     def pressed(self) -> None:
         with self.lock:
             now = self.clock()
-            if self.down is not None or self.ignoring:
+            if self.down is not None or self.ignoring or not self.live:
                 return
             if now - self.counted_up < self.bounce:
                 self.ignoring = True
                 return
             self.down, self.long_sent = now, False
+            self._cancel()
+            self.timer = threading.Timer(self.hold, self.held, (now,))
+            self.timer.name = f"key-{self.seat}-{self.key.value}-hold"
+            self.timer.daemon = True
+            self.timer.start()
 
-    def held(self) -> None:
+    def held(self, since: float) -> None:
+        """The hold timer of the press that went down at `since` ran out."""
         with self.lock:
-            if self.down is None or self.long_sent or not self.live:
-                return
+            if self.down != since or self.long_sent or not self.live:
+                return  # let go meanwhile (a timer cancelled too late), or stopped
             self.long_sent = True
+            self.timer = None
             self.emit(Press(self.seat, self.key, long=True))
 
     def released(self) -> None:
@@ -108,6 +130,7 @@ class _Key:
                 return
             if self.down is None:
                 return
+            self._cancel()
             lasted, self.down = now - self.down, None
             if self.long_sent:
                 self.counted_up = now
@@ -116,10 +139,20 @@ class _Key:
                 if self.live:
                     self.emit(Press(self.seat, self.key))
 
+    def close(self) -> None:
+        with self.lock:
+            self.live = False
+            self._cancel()
+
+    def _cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
 
 class SeatKeys(InputDriver):
-    """Both seats' keys as gpiozero Buttons (wired to ground, internal pull-up
-    unless `pull_up` is False)."""
+    """Both seats' keys as gpiozero input devices (wired to ground, internal
+    pull-up unless `pull_up` is False)."""
 
     name = "keys"
 
@@ -157,21 +190,21 @@ class SeatKeys(InputDriver):
         """Claim the pins; raises InputError naming the key whose pin cannot be had."""
         import warnings
 
-        from gpiozero import Button  # only a build with keys needs gpiozero
+        # Not `Button`: its hold thread polls ten times a second (the module doc).
+        from gpiozero import DigitalInputDevice  # only a build with keys needs gpiozero
 
         try:
             for (seat, key), pin in self.pins.items():
-                state = _Key(seat, key, self.bounce_time, self.clock, emit)
+                state = _Key(seat, key, self.bounce_time, self.hold_time, self.clock, emit)
                 try:
                     with warnings.catch_warnings(), keep_cwd():
                         # gpiozero warns of each pin library it tries and passes
                         # over; the error below says it once if none would do.
                         warnings.simplefilter("ignore")
-                        button = Button(
+                        button = DigitalInputDevice(
                             pin,
                             pull_up=self.pull_up,
                             bounce_time=None,  # ours, see the module doc
-                            hold_time=self.hold_time,
                             pin_factory=self.pin_factory,
                         )
                 except Exception as e:  # gpiozero's and lgpio's errors share no root
@@ -184,9 +217,8 @@ class SeatKeys(InputDriver):
                         pin=pin,
                         chip=found.chip,
                     ) from e
-                button.when_pressed = state.pressed
-                button.when_released = state.released
-                button.when_held = state.held
+                button.when_activated = state.pressed
+                button.when_deactivated = state.released
                 self._buttons.append(button)
                 self._keys.append(state)
         except InputError:
@@ -196,8 +228,7 @@ class SeatKeys(InputDriver):
 
     def stop(self) -> None:
         for key in self._keys:
-            with key.lock:
-                key.live = False
+            key.close()
         for button in self._buttons:
             button.close()
         self._buttons.clear()

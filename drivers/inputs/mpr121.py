@@ -26,8 +26,8 @@ seconds when the chips' IRQ line is not wired; when it is (`irq`, a GPIO: the
 MPR121's IRQ output is open drain and falls when a touch status changes, and
 is let go when the status is read), it waits on that line while the grid is
 idle (nothing touched, every chip answering) and reads the chips when it falls,
-or after `idle_check` seconds to see that they still run (their ECR), then
-every `poll` seconds again until the grid is idle. A chip that
+or after `idle_check` seconds (`IDLE_CHECK`, 3) to see that they still run
+(their ECR), then every `poll` seconds again until the grid is idle. A chip that
 fails `lost_after` reads in a row, or raises its over-current flag, is lost:
 one `Health.LOST` report names it, the driver tries its set-up again every
 `retry` seconds, and `Health.BACK` follows when every chip answers again.
@@ -72,6 +72,11 @@ ADDRESSES = (0x5A, 0x5B, 0x5C, 0x5D)  # ADDR pin to GND, VDD, SDA, SCL
 ELECTRODES = 12
 ROWS = COLS = 5  # the default grid's shape, Duet's and classic's
 MAX_CHIPS = 3  # the addresses 0x5A-0x5C a pad map may use
+# Seconds between reads of idle chips waiting on their IRQ line: a chip that reset
+# itself raises no IRQ, so only its ECR read back says so. Once a second cost an
+# idle touch-mpr121 stand about 0.3% of a Zero 2 W core (the bench, issue 33's goal
+# 0.2%); every 3 s, about a third of that, a reset chip is noticed within 3 s.
+IDLE_CHECK = 3.0
 _COUNT = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 # Baseline filter: small changes pass at once, larger ones rising slowly (a
@@ -305,7 +310,7 @@ class MPR121Grid(InputDriver):
         clock: Callable[[], float] = time.monotonic,
         wait: Callable[[float], object] | None = None,
         irq: int | None = None,
-        idle_check: float = 1.0,
+        idle_check: float = IDLE_CHECK,
         pin_factory: Any = None,
     ) -> None:
         if isinstance(electrodes, Mapping):  # the profile's table

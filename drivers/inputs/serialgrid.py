@@ -225,10 +225,13 @@ class SerialGrid(InputDriver):
         self.reopen_every = float(reopen_every)
         self.read_timeout = float(read_timeout)
         # With no finger on the grid nothing is timed between the board's frames
-        # (four a second): a read waits for the next byte up to a quarter of the
-        # keep-alive's period, not 20 ms, so an idle stand's thread sleeps.
+        # (four a second): a read waits for the next byte up to 0.4 of the
+        # keep-alive's period (0.4 s with the defaults), not 20 ms, so an idle
+        # stand's thread wakes with the frames alone. A quarter (0.25 s, the
+        # board's own period) ran out just before each frame came: twice the
+        # wake-ups (issue 33). Silence is noticed within silent_after + this.
         self.idle_timeout = (
-            min(self.silent_after, self.ask_every) / 4 if idle_timeout is None else idle_timeout
+            min(self.silent_after, self.ask_every) * 0.4 if idle_timeout is None else idle_timeout
         )
         if not 0 < self.idle_timeout <= 60:
             raise ValueError(
@@ -284,7 +287,7 @@ class SerialGrid(InputDriver):
                 wanted = self.read_timeout if not self.filter.idle else self.idle_timeout
                 if self._serial.timeout != wanted:
                     self._serial.timeout = wanted
-                data = self._serial.read(max(1, self._serial.in_waiting))
+                data = self._read()
                 now = self.clock()
                 for message in self.parser.feed(data):
                     self._take(message, now)
@@ -294,6 +297,15 @@ class SerialGrid(InputDriver):
                 self._lose(f"the grid on {self.port} went away: unplugged? ({_short(e)})")
                 continue
             self._filter(now)
+
+    def _read(self) -> bytes:
+        """What the port has, waiting (up to its timeout) for a first byte: a frame
+        that wakes the read is read whole, in one pass (a read of one byte
+        returned the rest to the next pass: two passes a frame, issue 33)."""
+        data: bytes = self._serial.read(max(1, self._serial.in_waiting))
+        if data and (more := self._serial.in_waiting):
+            data += self._serial.read(more)
+        return data
 
     def _open(self) -> bool:
         try:

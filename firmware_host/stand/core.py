@@ -315,10 +315,32 @@ class Stand:
         except JournalError as e:
             log.warning("%s; listed when the next game is dealt", e)
 
+    def still(self) -> bool:
+        """Nothing `tick` does can change anything until the next input: no undo
+        request, hint or refusal to lapse, no end to reveal, no turn timer running,
+        no settings or journal to try again. The service loop then waits for an
+        input (or systemd's watchdog) instead of ticking (an idle stand costs
+        nothing)."""
+        if self._timed():
+            timer = self.timer.idle and self.timer.armed(self._timer_length())
+        else:
+            timer = self.timer.stopped
+        return (
+            timer
+            and self.undo.request is None
+            and not self.hints.said
+            and self.refusal.at is None
+            and not self.hold_resumed
+            and self.ended_at is None
+            and not self.saved.seats
+            and not self.store.recovering
+        )
+
     def tick(self, now: float) -> bool:
         """Let time pass: an unanswered undo request lapses, a hint or a refusal
         goes, the end's key is shown, the turn timer runs, and settings the disk
-        refused are tried again. True if anything a screen shows changed."""
+        refused are tried again. True if anything a screen shows changed.
+        Whatever is added here is added to `still` too, or the loop sleeps past it."""
         before = self.version
         self.undo.lapse(now, self.settings.undo_window)
         self.hints.lapse(now)

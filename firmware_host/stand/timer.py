@@ -45,6 +45,15 @@ class TurnTimer:
         self.left = length if game is not None else None
         self._draw(game.timer_step(length) if game is not None else None)
 
+    def armed(self, length: int) -> bool:
+        """Showing the full `length`, its clock not started: `arm` would change nothing."""
+        return self.started is None and self.turn is None and self.left == length
+
+    @property
+    def stopped(self) -> bool:
+        """No timer: `stop` would change nothing."""
+        return (self.step, self.left, self.started, self.turn) == (None, None, None, None)
+
     def stop(self) -> None:
         """No timer: the game has none, it is off, or the game is over."""
         self.left = self.started = self.turn = None
