@@ -70,7 +70,23 @@ def _limit(text: str) -> int:
 # The subcommands defined in modules of their own, by command: only the one asked
 # for is imported (`keystand card new` and `play` load no Pillow, no drivers).
 MODULES = {"run": "run", "render": "render", "profile": "profilecheck", "doctor": "doctor"}
-COMMANDS = ("card", "play", *MODULES, "state", "history", "campaign")
+COMMANDS = ("card", "play", *MODULES, "state", "history")
+
+
+def _records() -> dict[str, games.Record]:
+    """The commands of the games' records (`Game.record`: Duet's `keystand
+    campaign`), by name: read only for a command that is none of COMMANDS, as
+    they load every game. A game installed beside keystand that cannot be loaded
+    offers none (`--game` naming it says why), so --help still lists the rest."""
+    found: dict[str, games.Record] = {}
+    for name in games.names():
+        try:
+            kind = games.get(name).record
+        except games.GameError:
+            continue
+        if kind is not None and kind.name not in COMMANDS:
+            found.setdefault(kind.name, kind)
+    return found
 
 
 DISTRIBUTION = "keystand"  # pyproject.toml's [project] name
@@ -121,6 +137,10 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
                 _module(name).add_parser(sub)
             else:
                 OWN_PARSERS[name](sub)
+    if command not in COMMANDS:
+        for name, kind in _records().items():
+            if command in (None, name):
+                _record_parser(sub, kind)
     return p
 
 
@@ -178,17 +198,14 @@ def _history_parser(sub: Subparsers) -> None:
     history.add_argument("--json", action="store_true", help="one JSON object per line")
 
 
-def _campaign_parser(sub: Subparsers) -> None:
-    campaign = sub.add_parser(
-        "campaign",
-        help="the team's campaign: missions won and best scores",
-        description="The campaign in play: each mission won, how often, its best score. "
-        '--all lists the campaigns the menu\'s "New campaign" finished too, oldest first. '
-        "Read only: a new campaign is begun from the menu.",
-    )
-    campaign.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
-    campaign.add_argument("--all", action="store_true", help="every campaign, finished ones too")
-    campaign.add_argument("--json", action="store_true", help="one JSON object per campaign")
+def _record_parser(sub: Subparsers, kind: games.Record) -> None:
+    """A game's record's command, named and described as the game declares it."""
+    name = kind.name
+    p = sub.add_parser(name, help=kind.help, description=kind.description or None)
+    p.add_argument("--state-dir", type=path_arg, help="default: the service's state dir")
+    p.add_argument("--all", action="store_true", help=f"every {name}, finished ones too")
+    p.add_argument("--json", action="store_true", help=f"one JSON object per {name}")
+    p.set_defaults(record_kind=kind)
 
 
 OWN_PARSERS: dict[str, Callable[[Subparsers], None]] = {
@@ -196,7 +213,6 @@ OWN_PARSERS: dict[str, Callable[[Subparsers], None]] = {
     "play": _play_parser,
     "state": _state_parser,
     "history": _history_parser,
-    "campaign": _campaign_parser,
 }
 
 
@@ -331,23 +347,24 @@ def _history(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _campaign(args: argparse.Namespace, out: TextIO) -> int:
+def _record(args: argparse.Namespace, out: TextIO, kind: games.Record) -> int:
+    """A game's record's command: the one in play (--all: every one), as its game
+    prints it."""
     import json
 
-    from . import campaign
-    from .store import CAMPAIGN, Store
+    from .store import Store
 
     root = _state_dir(args)
-    path = _state_file(root, CAMPAIGN)
+    path = _state_file(root, kind.file)
     try:
-        found = Store.reader(root).campaigns()
+        found = Store.reader(root).tallies(kind)
     except OSError as e:
         raise UsageError(f"cannot read {str(path)!r}: {e.strerror or e}") from e
     for data in found if args.all else found[-1:]:
         if args.json:
-            print(json.dumps(campaign.public(data), sort_keys=True), file=out)
+            print(json.dumps(kind.public(data), sort_keys=True), file=out)
         else:
-            print("\n".join(campaign.lines(campaign.of(data))), file=out)
+            print("\n".join(kind.lines(data)), file=out)
     return 0
 
 
@@ -357,9 +374,10 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     given = list(sys.argv[1:] if argv is None else argv)
-    command = given[0] if given and given[0] in COMMANDS else None
-    try:
-        args = _parser(command).parse_args(given)
+    first = given[0] if given else "-"
+    try:  # a record's command is looked for only past the others (it loads the games)
+        named = first in COMMANDS or (not first.startswith("-") and first in _records())
+        args = _parser(first if named else None).parse_args(given)
     except UsageError as e:
         print(f"keystand: {e}", file=err)
         return EXIT_USAGE
@@ -379,8 +397,8 @@ def main(
             return _state(args, out)
         if args.command == "history":
             return _history(args, out)
-        if args.command == "campaign":
-            return _campaign(args, out)
+        if getattr(args, "record_kind", None) is not None:
+            return _record(args, out, args.record_kind)
         return _card(args, out, sys.stdin)
     except (HardwareError, InUse) as e:
         print(f"keystand {args.command}: {e}", file=err)

@@ -2,7 +2,7 @@
 
 In a seat's menu: clue moves up, pass down, menu chooses, undo goes back; in
 the history, clue pages up (newer games), pass down (older), undo or menu go
-back to the entries; the campaign pages the same way. A key
+back to the entries; a game's record (its `record`) pages the same way. A key
 changes the menu and the settings it edits (`Menu.press`); what it asks of the
 game (deal, call the clue invalid, calibrate the grid, read the history, close)
 comes back as a `Choice` for the stand to carry out.
@@ -30,20 +30,31 @@ class Item(enum.Enum):
     CLOSE = "close"
     NEW_GAME = "new_game"
     PENALTY = "penalty"
-    CAMPAIGN = "campaign"  # the team's missions won and best scores (a game with missions)
-    NEW_CAMPAIGN = "new_campaign"  # a new team's campaign; the old one is kept, finished
     LANGUAGE = "language"
     HISTORY = "history"
     GAME = "game"  # deals a new game of the next game there is (games.names())
     CALIBRATE = "calibrate"  # only on a stand with a touch grid
 
 
-Entry = Item | games.Setting[Any]  # a stand's entry or one of the game's own settings
+@dataclass(frozen=True)
+class RecordEntry:
+    """One of the two entries of a game's record (its `record`): its page of wins
+    (`name`), or, `begins`, a new one begun (`new_item`; the old one is kept,
+    finished)."""
+
+    name: str
+    begins: bool = False
+
+
+# A stand's entry, one of the game's own settings, or one of its record's.
+Entry = Item | games.Setting[Any] | RecordEntry
 
 
 def entry_name(entry: Entry) -> str:
     """An entry's name: the screens' label key, and its name in a game's `menu_items`."""
-    return entry.item if isinstance(entry, games.Setting) else entry.value
+    if isinstance(entry, games.Setting):
+        return entry.item
+    return entry.name if isinstance(entry, RecordEntry) else entry.value
 
 
 def waiting(
@@ -66,9 +77,12 @@ HISTORY_GAMES = 50
 
 def items_of(game: str) -> tuple[Entry, ...]:
     """The menu entries of the game called `game`, top to bottom: its own settings
-    by their entry's name, the stand's entries by theirs."""
+    and its record's entries by their entry's name, the stand's entries by theirs."""
     found = games.get(game)
-    own = {setting.item: setting for setting in found.settings}
+    own: dict[str, Entry] = {setting.item: setting for setting in found.settings}
+    if found.record is not None:
+        own[found.record.name] = RecordEntry(found.record.name)
+        own[found.record.new_item] = RecordEntry(found.record.new_item, begins=True)
     return tuple(own[name] if name in own else Item(name) for name in found.menu_items)
 
 
@@ -81,8 +95,8 @@ class Do(enum.Enum):
     PENALTY = "penalty"  # the menu closes and the clue is called invalid
     CALIBRATE = "calibrate"  # the menu closes and the next touch sets the grid
     HISTORY = "history"  # the finished games are read into the menu
-    CAMPAIGN = "campaign"  # the campaign is read into the menu
-    NEW_CAMPAIGN = "new_campaign"  # the campaign in play is finished, a new one begun
+    RECORD = "record"  # the game's record is read into the menu
+    NEW_RECORD = "new_record"  # the game's record in play is finished, a new one begun
 
 
 @dataclass(frozen=True)
@@ -100,11 +114,11 @@ class Menu:
     index: int = 0
     items: tuple[Entry, ...] = field(default_factory=lambda: items_of(games.DEFAULT))
     editing: str | None = None  # the field of a setting stepped on the keys (its `fields`)
-    # New game, Game (a game in play), Invalid clue or New campaign chosen once.
+    # New game, Game (a game in play), Invalid clue or a new record chosen once.
     confirming: bool = False
     custom: bool = False  # a setting's numbers were just stepped: the next choice starts over
     history: list[dict[str, Any]] | None = None  # finished games, while shown
-    campaign: dict[str, Any] | None = None  # the campaign (the store's object), while shown
+    record: dict[str, Any] | None = None  # the game's record (the store's object), while shown
     # The history's page: pass counts it up, clue down; the screen takes it modulo
     # its number of pages (a panel's rows per page are the layout's), so it wraps.
     page: int = 0
@@ -118,7 +132,7 @@ class Menu:
         label beside the key (`press` does it)."""
         if self.history is not None:
             return _HISTORY_KEYS[key]
-        if self.campaign is not None:
+        if self.record is not None:
             return _PAGE_KEYS[key]
         item = self.item
         if self.editing is not None and isinstance(item, games.Setting):
@@ -130,13 +144,13 @@ class Menu:
         """The menu after `key`, with `settings` as they are and a game in play or not."""
         if key is not KeyName.MENU:
             self.confirming = False
-        if self.history is not None or self.campaign is not None:
+        if self.history is not None or self.record is not None:
             if key is KeyName.CLUE:
                 self.page -= 1
             elif key is KeyName.PASS:
                 self.page += 1
             else:  # undo or menu: back to the entries
-                self.history, self.campaign, self.page = None, None, 0
+                self.history, self.record, self.page = None, None, 0
             return Choice(settings)
         item = self.item
         if self.editing and isinstance(item, games.Setting):
@@ -178,11 +192,13 @@ class Menu:
                 self.confirming = True
                 return Choice(s)
             return Choice(s, Do.PENALTY)
-        if item is Item.NEW_CAMPAIGN:
+        if isinstance(item, RecordEntry):
+            if not item.begins:
+                return Choice(s, Do.RECORD)
             if not self.confirming:  # the team's record is put away: once more
                 self.confirming = True
                 return Choice(s)
-            return Choice(s, Do.NEW_CAMPAIGN)
+            return Choice(s, Do.NEW_RECORD)
         return Choice(s, _DOES[item])
 
     def _edit(self, setting: games.Setting[Any], key: KeyName, s: Settings) -> Settings:
@@ -226,6 +242,5 @@ _EDIT_KEYS = {
 _DOES = {
     Item.CALIBRATE: Do.CALIBRATE,
     Item.HISTORY: Do.HISTORY,
-    Item.CAMPAIGN: Do.CAMPAIGN,
     Item.CLOSE: Do.CLOSE,
 }

@@ -17,10 +17,10 @@ from keystand.drivers.display import Panel
 from keystand.drivers.inputs import KeyName
 
 from . import games, layouts
-from .menu import waiting
+from .menu import entry_name, waiting
 from .profile import Profile
 from .rules import Seat
-from .stand import Item, Stand
+from .stand import Item, RecordEntry, Stand
 from .store import Store
 
 
@@ -124,13 +124,13 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             entry = layouts.MenuItem(item.item)
             lines.append(layouts.MenuLine(entry, shown.value, shown.text, shown.named))
             continue
-        entry = layouts.MenuItem(item.value)
+        entry = layouts.MenuItem(entry_name(item))
         if item is Item.CALIBRATE:
             lines.append(layouts.MenuLine(entry, value_text=f"{stand.calibration.grid}°"))
         elif item is Item.LANGUAGE:
             lines.append(layouts.MenuLine(entry, f"lang_{s.lang_of(seat)}"))
         elif (
-            item in (Item.NEW_GAME, Item.GAME, Item.PENALTY, Item.NEW_CAMPAIGN)
+            (item in (Item.NEW_GAME, Item.GAME, Item.PENALTY) or _begins(item))
             and menu.confirming
             and (item is menu.item)
         ):
@@ -153,25 +153,23 @@ def menu_view(stand: Stand, seat: Seat) -> layouts.MenuView:
             )
             for g in menu.history
         )
-    return layouts.MenuView(
+    view = layouts.MenuView(
         tuple(lines),
         menu.index,
         menu.editing,
         history,
         history_page=menu.page,
         other_panel_failed=seat.partner in stand.faults.panels,
-        campaign=campaign_lines(menu.campaign) if menu.campaign is not None else None,
     )
+    record = stand.game.record
+    if menu.record is not None and record is not None:  # the game's page of its wins
+        return record.page(view, menu.record)
+    return view
 
 
-def campaign_lines(data: dict[str, Any]) -> tuple[layouts.CampaignLine, ...]:
-    """The campaign's missions won as the menu's page lists them (campaign.py's order)."""
-    from .campaign import of
-
-    return tuple(
-        layouts.CampaignLine((w.mission.name, str(w.mission)), w.won, w.best)
-        for w in of(data).missions
-    )
+def _begins(item: object) -> bool:
+    """Whether a menu entry begins a new record of the game (asked twice)."""
+    return isinstance(item, RecordEntry) and item.begins
 
 
 def starting(panel: Panel, lang: str = "en") -> Image.Image:

@@ -1,10 +1,11 @@
-"""The state directory: the current game's journal, finished games, the campaign.
+"""The state directory: the current game's journal, finished games, the games' records.
 
     <state dir>/current.journal      the game being played (journal.py records)
     <state dir>/games/*.journal      finished or abandoned games, newest kept
     <state dir>/history.jsonl        one line per finished game (fsync'd)
-    <state dir>/campaign.json        the team's campaign: missions won, best scores (atomic replace)
-    <state dir>/campaigns/<n>.json   campaigns finished by "New campaign", kept as they were
+    <state dir>/<record>.json        a game's record (`Game.record`): wins by label, best
+                                     scores (atomic replace); Duet's is campaign.json
+    <state dir>/<record>s/<n>.json   records finished by the menu's new one, kept as they were
     <state dir>/settings.json        the menu's choices: next mission, order, languages
     <state dir>/stand.lock           held by the `keystand run` playing here; its pid
 
@@ -61,8 +62,6 @@ from .rules.core import Undo
 
 CURRENT = "current.journal"
 SETTINGS = "settings.json"
-CAMPAIGN = "campaign.json"
-CAMPAIGNS = "campaigns"  # the finished campaigns, one file each by its number
 NEXT = "next.journal"  # a new game's start, until it replaces the current game
 SETTINGS_CAP = 64 * 1024  # the menu's choices take a few hundred bytes
 LOCK = "stand.lock"  # one stand per state dir: run.claim_state_dir
@@ -389,7 +388,7 @@ class Store:
 
     def _move_to_history(self, state: Any) -> dict[str, Any]:
         """Close the current game, as one step: an end record, its history line
-        (and campaign count), its journal kept under games/.
+        (and the count in its game's record), its journal kept under games/.
 
         The end record goes first: after a power cut part way through, the next
         start finishes the step instead of resuming a game the players left. A
@@ -422,7 +421,7 @@ class Store:
         return entry
 
     def list_finished(self, state: Any) -> None:
-        """A finished game's history line and campaign count, as soon as its end is
+        """A finished game's history line and record count, as soon as its end is
         final (the stand calls it when both sides are shown), so the menu's
         History and `keystand history` have it before the next deal; the move at
         the next deal finds it listed and does not list it twice. JournalError
@@ -446,7 +445,7 @@ class Store:
 
     def _list(self, state: Any) -> tuple[dict[str, Any], Callable[[], None]]:
         """The game's history line (unless the newest lines hold it already) and
-        its campaign count; returns the line and what takes back a line added
+        its count in its game's record; returns the line and what takes back a line added
         here (for a caller whose next step fails)."""
         assert self.game_id is not None
         game = games.of_state(state)
@@ -471,15 +470,15 @@ class Store:
                     f.flush()
                     os.fsync(f.fileno())
             score = game.score(state)  # counted once by its id, however often asked
-            if score is not None:
-                self._campaign_win(line.label, score, str(self.game_id))
+            if score is not None and game.record is not None:
+                self._count_win(game.record, line.label, score, str(self.game_id))
         except OSError:
             take_back()
             raise
         return entry, take_back
 
     def _archive(self, state: Any) -> dict[str, Any]:
-        """The history line, the campaign count and the move under games/; on a
+        """The history line, the record count and the move under games/; on a
         refusal, a history line added here is cut off again before the error goes up."""
         entry, take_back = self._list(state)
         try:
@@ -529,7 +528,7 @@ class Store:
     def save_settings(self, data: dict[str, Any]) -> None:
         atomic_write(self.root / SETTINGS, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
-    # ----- history and campaign -------------------------------------------------------
+    # ----- history and records --------------------------------------------------------
 
     def history(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Finished games, newest first (lines that do not parse are passed over)."""
@@ -547,22 +546,23 @@ class Store:
         games.reverse()
         return games[:limit] if limit is not None else games
 
-    def campaign(self) -> dict[str, Any]:
-        """The campaign in play: {"missions": {"9-5": {"won": 2, "best": 14}}, ...};
-        "number" and "started" once a campaign was begun by "New campaign" (the
-        first one, from before, is number 1)."""
-        data = _read_campaign(self.root / CAMPAIGN)
-        return data if data is not None else {"missions": {}}
+    def tally(self, kind: games.Record) -> dict[str, Any]:
+        """A game's record in play (`kind`, its declaration): {"<labels>": {"9-5":
+        {"won": 2, "best": 14}}, ...}; "number" and "started" once one was begun
+        by its new_item (the first one, from before, is number 1)."""
+        data = _read_record(self.root / kind.file, kind)
+        return data if data is not None else {kind.labels: {}}
 
-    def campaigns(self) -> list[dict[str, Any]]:
-        """Every campaign, oldest first: the finished ones kept under campaigns/,
-        then the one in play (marked "current"). A finished copy of the one in play
-        (a power cut between its two steps, `new_campaign`) is not listed twice."""
-        current = {"number": 1, **self.campaign(), "current": True}
+    def tallies(self, kind: games.Record) -> list[dict[str, Any]]:
+        """Every one of a game's records, oldest first: the finished ones kept in
+        its folder, then the one in play (marked "current"). A finished copy of the
+        one in play (a power cut between its two steps, `new_tally`) is not
+        listed twice."""
+        current = {"number": 1, **self.tally(kind), "current": True}
         finished = []
-        folder = self.root / CAMPAIGNS
+        folder = self.root / kind.folder
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-            data = _read_campaign(path)
+            data = _read_record(path, kind)
             if data is None or not isinstance(data.get("number"), int):
                 continue  # not one of ours, or torn: passed over, as a history line is
             if data["number"] != current["number"]:
@@ -570,18 +570,18 @@ class Store:
         finished.sort(key=lambda c: int(c["number"]))
         return [*finished, current]
 
-    def new_campaign(self) -> dict[str, Any]:
-        """A new team's campaign: the one in play is kept under campaigns/ as a
+    def new_tally(self, kind: games.Record) -> dict[str, Any]:
+        """A new record of a game: the one in play is kept in its folder as a
         finished one (nothing it showed is lost), then an empty one takes its place.
 
         Two atomic, fsynced steps, the copy first: a power cut between them leaves
-        the old campaign in play and its copy, which the next "New campaign"
-        writes again. A campaign with nothing won is not kept; its number is reused."""
-        data = self.campaign()
+        the old record in play and its copy, which the next new one writes again.
+        A record with nothing won is not kept; its number is reused."""
+        data = self.tally(kind)
         number = data.get("number", 1)
         number = number if isinstance(number, int) and number > 0 else 1
-        if data["missions"]:
-            folder = self.root / CAMPAIGNS
+        if data[kind.labels]:
+            folder = self.root / kind.folder
             if not folder.is_dir():
                 folder.mkdir(mode=0o700, exist_ok=True)
                 fsync_dir(self.root)
@@ -590,23 +590,23 @@ class Store:
             atomic_write(folder / f"{number}.json", json.dumps(finished, indent=1, sort_keys=True))
             number += 1
         # The games already counted stay counted: a game listed at its end and moved
-        # at the next deal must not count again in the new campaign.
-        fresh = {"missions": {}, "number": number, "started": _now()}
+        # at the next deal must not count again in the new record.
+        fresh = {kind.labels: {}, "number": number, "started": _now()}
         if data.get("counted"):
             fresh["counted"] = data["counted"]
-        atomic_write(self.root / CAMPAIGN, json.dumps(fresh, indent=1, sort_keys=True))
+        atomic_write(self.root / kind.file, json.dumps(fresh, indent=1, sort_keys=True))
         return fresh
 
-    def _campaign_win(self, mission: str, score: int, game_id: str) -> None:
-        data = self.campaign()
+    def _count_win(self, kind: games.Record, label: str, score: int, game_id: str) -> None:
+        data = self.tally(kind)
         counted = data.setdefault("counted", [])  # the last wins counted, by game id
         if game_id in counted:
             return
         data["counted"] = [*counted, game_id][-20:]
-        entry = data["missions"].setdefault(mission, {"won": 0, "best": score})
+        entry = data[kind.labels].setdefault(label, {"won": 0, "best": score})
         entry["won"] += 1
         entry["best"] = max(entry["best"], score)
-        atomic_write(self.root / CAMPAIGN, json.dumps(data, indent=1, sort_keys=True))
+        atomic_write(self.root / kind.file, json.dumps(data, indent=1, sort_keys=True))
 
     def _tidy(self) -> None:
         """Keep the newest games and rewrite a long history: housekeeping, so a
@@ -661,14 +661,14 @@ def _from_checkpoint(game: Any, state: Any, record: Record) -> Any:
     return state
 
 
-def _read_campaign(path: Path) -> dict[str, Any] | None:
-    """A campaign file as saved (None: none, or not one: unreadable, not an object,
-    no missions)."""
+def _read_record(path: Path, kind: games.Record) -> dict[str, Any] | None:
+    """A record file as saved (None: none, or not one: unreadable, not an object,
+    no wins by label)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or not isinstance(data.get("missions"), dict):
+    if not isinstance(data, dict) or not isinstance(data.get(kind.labels), dict):
         return None
     return data
 

@@ -18,17 +18,20 @@ from pathlib import Path
 import pytest
 from test_layouts import says
 
-from keystand import cli, layouts, screens, store
-from keystand.campaign import lines, of
+from keystand import cli, games, layouts, screens, store
 from keystand.drivers.inputs import KeyName, Press
 from keystand.layouts import CampaignLine, MenuView, panel, render
 from keystand.layouts import menu as menu_screen
 from keystand.layouts.i18n import mission, strings
-from keystand.menu import entry_name
+from keystand.menu import RecordEntry, entry_name
 from keystand.rules import Clue, Mission, Pass, Seat, Touch, generate
 from keystand.rules.duet import Duet, Status
-from keystand.stand import Item, Menu, Settings, Stand
+from keystand.stand import Menu, Settings, Stand
 from keystand.store import Store
+
+CAMPAIGN = games.get("duet").record  # Duet's record: the team's campaign
+assert CAMPAIGN is not None
+PAGE, NEW = RecordEntry("campaign"), RecordEntry("new_campaign", begins=True)
 
 
 def won(mission_text: str, seed: int = 3) -> Duet:
@@ -59,30 +62,30 @@ def test_a_new_campaign_keeps_the_old_one_finished_and_begins_an_empty_one(tmp_p
     best = play_and_win(s, "cairo")
     play_and_win(s, "cairo", seed=4)
     play_and_win(s, "9-9", seed=5)
-    before = s.campaign()
+    before = s.tally(CAMPAIGN)
     assert before["missions"]["9-5"]["won"] == 2
-    fresh = s.new_campaign()
+    fresh = s.new_tally(CAMPAIGN)
     assert fresh["missions"] == {} and fresh["number"] == 2 and fresh["started"]
-    assert s.campaign() == fresh
+    assert s.tally(CAMPAIGN) == fresh
     kept = json.loads((tmp_path / "campaigns" / "1.json").read_text())
     assert kept["missions"] == before["missions"] and kept["number"] == 1 and kept["ended"]
     assert kept["missions"]["9-5"]["best"] >= best
-    listed = s.campaigns()
+    listed = s.tallies(CAMPAIGN)
     assert [c["number"] for c in listed] == [1, 2]
     assert [c.get("current", False) for c in listed] == [False, True]
     # The team's next win counts in its own campaign only.
     play_and_win(s, "moscow", seed=6)
-    assert list(s.campaign()["missions"]) == ["8-8"]
+    assert list(s.tally(CAMPAIGN)["missions"]) == ["8-8"]
     assert json.loads((tmp_path / "campaigns" / "1.json").read_text()) == kept
 
 
 def test_a_campaign_with_nothing_won_is_not_kept(tmp_path: Path) -> None:
     s = Store(tmp_path)
-    s.new_campaign()
-    s.new_campaign()
+    s.new_tally(CAMPAIGN)
+    s.new_tally(CAMPAIGN)
     assert not (tmp_path / "campaigns").exists()
-    assert s.campaign()["number"] == 1
-    assert [c["number"] for c in s.campaigns()] == [1]
+    assert s.tally(CAMPAIGN)["number"] == 1
+    assert [c["number"] for c in s.tallies(CAMPAIGN)] == [1]
 
 
 def test_a_game_counted_before_a_new_campaign_is_not_counted_again(tmp_path: Path) -> None:
@@ -93,10 +96,10 @@ def test_a_game_counted_before_a_new_campaign_is_not_counted_again(tmp_path: Pat
     state = won("cairo")
     s.start_game(Duet.start(state.card, state.mission))
     s.list_finished(state)
-    assert s.campaign()["missions"]["9-5"]["won"] == 1
-    s.new_campaign()
+    assert s.tally(CAMPAIGN)["missions"]["9-5"]["won"] == 1
+    s.new_tally(CAMPAIGN)
     s.finish(state)
-    assert s.campaign()["missions"] == {}
+    assert s.tally(CAMPAIGN)["missions"] == {}
 
 
 def test_both_steps_are_atomic_and_the_copy_comes_first(
@@ -112,27 +115,27 @@ def test_both_steps_are_atomic_and_the_copy_comes_first(
 
     def cut_after_the_copy(path: Path, text: str) -> None:
         writes.append(path.relative_to(tmp_path).as_posix())
-        if path.name == store.CAMPAIGN:
+        if path.name == "campaign.json":
             raise OSError(28, "No space left on device")
         real(path, text)
 
     monkeypatch.setattr(store, "atomic_write", cut_after_the_copy)
     with pytest.raises(OSError):
-        s.new_campaign()
+        s.new_tally(CAMPAIGN)
     assert writes == ["campaigns/1.json", "campaign.json"]
-    assert s.campaign()["missions"]["9-5"]["won"] == 1  # the old one still in play
-    assert [c["number"] for c in s.campaigns()] == [1]  # its copy not listed twice
+    assert s.tally(CAMPAIGN)["missions"]["9-5"]["won"] == 1  # the old one still in play
+    assert [c["number"] for c in s.tallies(CAMPAIGN)] == [1]  # its copy not listed twice
     monkeypatch.setattr(store, "atomic_write", real)
-    assert s.new_campaign()["number"] == 2
-    assert [c["number"] for c in s.campaigns()] == [1, 2]
+    assert s.new_tally(CAMPAIGN)["number"] == 2
+    assert [c["number"] for c in s.tallies(CAMPAIGN)] == [1, 2]
 
 
 def test_a_damaged_finished_campaign_is_passed_over(tmp_path: Path) -> None:
     s = Store(tmp_path)
     play_and_win(s, "cairo")
-    s.new_campaign()
+    s.new_tally(CAMPAIGN)
     (tmp_path / "campaigns" / "7.json").write_text("{torn")
-    assert [c["number"] for c in s.campaigns()] == [1, 2]
+    assert [c["number"] for c in s.tallies(CAMPAIGN)] == [1, 2]
 
 
 # ----- the rows ---------------------------------------------------------------------------
@@ -151,9 +154,8 @@ def test_the_rows_follow_the_menu_s_missions_then_the_team_s_own() -> None:
         "number": 3,
         "started": "2026-11-20T10:00:00+0100",
     }
-    c = of(data)
-    assert [str(w.mission) for w in c.missions] == ["9-9", "9-5", "20-1", "12-3"]
-    assert lines(c) == [
+    assert [w.label for w in CAMPAIGN.of(data).wins] == ["9-9", "9-5", "20-1", "12-3"]
+    assert CAMPAIGN.lines(data) == [
         "campaign 3 (in play, since 2026-11-20)",
         "  9-9        won 1  best 22",
         "  Cairo 9-5  won 2  best 14",
@@ -175,7 +177,7 @@ def test_the_menu_shows_the_campaign_and_a_new_one_asks_twice(tmp_path: Path) ->
     s = stand(tmp_path)
     play_and_win(s.store, "cairo", seed=11)
     s.boot()  # the stand as the service starts it: a game in play
-    s.menus.open[Seat.A] = Menu(Seat.A, index=s.menu_items().index(Item.CAMPAIGN))
+    s.menus.open[Seat.A] = Menu(Seat.A, index=s.menu_items().index(PAGE))
     s.handle(Press("A", KeyName.MENU), 1.0)
     view = screens.menu_view(s, Seat.A)
     assert view.campaign is not None
@@ -184,17 +186,17 @@ def test_the_menu_shows_the_campaign_and_a_new_one_asks_twice(tmp_path: Path) ->
     s.handle(Press("A", KeyName.UNDO), 2.0)  # back to the entries
     assert screens.menu_view(s, Seat.A).campaign is None
     s.handle(Press("A", KeyName.PASS), 2.1)  # New campaign
-    assert s.menus[Seat.A].item is Item.NEW_CAMPAIGN
+    assert s.menus[Seat.A].item == NEW
     s.handle(Press("A", KeyName.MENU), 2.2)  # once: it asks again
     shown = screens.menu_view(s, Seat.A)
     entry = next(line for line in shown.lines if line.item.value == "new_campaign")
     assert entry.value_key == "confirm"
-    assert s.store.campaign()["missions"]  # nothing begun yet
+    assert s.store.tally(CAMPAIGN)["missions"]  # nothing begun yet
     s.handle(Press("A", KeyName.MENU), 2.3)
     after = screens.menu_view(s, Seat.A)
     assert after.campaign == ()  # the new campaign, empty, on the page
-    assert s.store.campaign()["missions"] == {}
-    assert [c["number"] for c in s.store.campaigns()] == [1, 2]
+    assert s.store.tally(CAMPAIGN)["missions"] == {}
+    assert [c["number"] for c in s.store.tallies(CAMPAIGN)] == [1, 2]
 
 
 def test_a_new_campaign_the_disk_refuses_is_told(
@@ -203,16 +205,16 @@ def test_a_new_campaign_the_disk_refuses_is_told(
     s = stand(tmp_path)
     play_and_win(s.store, "cairo", seed=11)
 
-    def refuse() -> dict[str, object]:
+    def refuse(kind: games.Record) -> dict[str, object]:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(s.store, "new_campaign", refuse)
-    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(Item.NEW_CAMPAIGN))
+    monkeypatch.setattr(s.store, "new_tally", refuse)
+    s.menus.open[Seat.B] = Menu(Seat.B, index=s.menu_items().index(NEW))
     s.handle(Press("B", KeyName.MENU), 1.0)
     s.handle(Press("B", KeyName.MENU), 1.1)
     assert Seat.B not in s.menus  # back to its screen, which says so
     assert s.hints.said[Seat.B][0] == "campaign_unsaved"
-    assert s.store.campaign()["missions"]["9-5"]["won"] == 1
+    assert s.store.tally(CAMPAIGN)["missions"]["9-5"]["won"] == 1
 
 
 MENU = tuple(
@@ -267,7 +269,7 @@ def test_keystand_campaign_prints_the_campaign_in_play_and_all(tmp_path: Path) -
     code, out, _ = campaign_cli("--state-dir", str(tmp_path))
     assert code == 0 and out.splitlines() == ["campaign 1 (in play)", "  no missions won yet"]
     score = play_and_win(s, "cairo")
-    s.new_campaign()
+    s.new_tally(CAMPAIGN)
     play_and_win(s, "9-9", seed=5)
     code, out, _ = campaign_cli("--state-dir", str(tmp_path))
     assert code == 0
@@ -294,4 +296,5 @@ def test_keystand_campaign_refuses_a_bad_state_dir_in_one_line(tmp_path: Path) -
 def test_classic_keeps_no_campaign_entries(tmp_path: Path) -> None:
     s = Stand(Store(tmp_path / "c"), settings=Settings(game="classic"))
     s.boot()
-    assert Item.CAMPAIGN not in s.menu_items() and Item.NEW_CAMPAIGN not in s.menu_items()
+    assert PAGE not in s.menu_items() and NEW not in s.menu_items()
+    assert games.get("classic").record is None

@@ -173,7 +173,9 @@ def test_classic_history_entry(tmp_path: Path) -> None:
     (entry,) = stand.store.history()
     assert entry["game"] == "classic" and entry["winner"] == "red"
     assert (entry["result"], entry["reason"], entry["card_code"]) == ("won", "assassin", CODE)
-    assert stand.store.campaign() == {"missions": {}}  # classic keeps no campaign
+    # Classic keeps no record: its win counts in no campaign.
+    assert games.get("classic").record is None
+    assert not (tmp_path / "campaign.json").exists()
     from io import StringIO
 
     from keystand.cli import main

@@ -142,7 +142,7 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
     else:
         assert in_menu, f"{word!r} outside the menu"
         menu, now = before.menus[seat], after.menus.open.get(seat)
-        paging = menu.campaign is not None  # the campaign's pages: up and down turn them
+        paging = menu.record is not None  # the campaign's pages: up and down turn them
         if word == "up" and paging:
             assert now is not None and now.page == menu.page - 1
         elif word == "down" and paging:
@@ -152,8 +152,8 @@ def check(word: str | None, seat: Seat, before: Stand, after: Stand) -> None:
         elif word == "down":
             assert now is not None and now.index == (menu.index + 1) % len(menu.items)
         elif word == "back":
-            shown = menu.history is not None or menu.campaign is not None
-            assert now is None or (shown and now.history is None and now.campaign is None)
+            shown = menu.history is not None or menu.record is not None
+            assert now is None or (shown and now.history is None and now.record is None)
         elif word in ("newer", "older"):
             assert now is not None and now.page == menu.page + (1 if word == "older" else -1)
         elif word in ("plus", "minus", "done", "next_field"):

@@ -15,6 +15,7 @@ from keystand.drivers.display import SimPanel
 from keystand.drivers.inputs import Act, KeyName, Press, Touch
 from keystand.games import Context, Options, Setting
 from keystand.games.duet import views
+from keystand.games.duet.campaign import CAMPAIGN
 from keystand.games.duet.settings import FIRST, MISSION, ORDER, SETTINGS
 from keystand.journal import JournalError, encode
 from keystand.rules import Card, Key, Mission, Seat, generate
@@ -157,7 +158,7 @@ def test_a_won_game_counts_in_the_campaign(tmp_path: Path) -> None:
     # Won during turn 2 with 8 tokens in the bank (one taken by the pass), one
     # counted for the winning turn, and one pass: 3 * (8 - 1) + 1.
     assert state.score == 22
-    assert store.campaign()["missions"]["9-9"] == {"won": 1, "best": 22}
+    assert store.tally(CAMPAIGN)["missions"]["9-9"] == {"won": 1, "best": 22}
     saved = json.loads((tmp_path / "s" / "campaign.json").read_text())
     assert saved["missions"]["9-9"]["won"] == 1
     # Played in 2 turns: the pass took a token, the winning turn used one too.
@@ -280,7 +281,7 @@ def test_finishing_again_after_a_power_cut_counts_the_game_once(tmp_path: Path) 
     assert again.resume() is None  # the end record: archived now, not resumed
     assert [g["id"] for g in again.history()] == [game_id]
     assert again.history()[0]["result"] == "won"
-    assert again.campaign()["missions"]["9-9"]["won"] == 1
+    assert again.tally(CAMPAIGN)["missions"]["9-9"]["won"] == 1
     assert not again.current_path.exists()
 
 

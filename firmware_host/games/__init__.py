@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..rules import KeystandError
 from ..script import script_bodies
 from .game import AnyGame, AnyState, CardKind, Game
+from .record import Record, Standing, Won
 from .seam import (
     HISTORY_LABEL,
     STAND_LINES,
@@ -207,9 +208,12 @@ __all__ = [
     "KeySides",
     "Options",
     "Played",
+    "Record",
     "Setting",
     "Shown",
+    "Standing",
     "Step",
+    "Won",
     "ended_in_words",
     "event_lines",
     "get",

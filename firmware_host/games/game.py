@@ -12,7 +12,7 @@ What the stand relies on is a declared member here, never a name it guesses:
 the refusal code of a touch on a word already covered (`covered_reason`), the
 history line (`history_entry`, a `HistoryEntry`), the game's own menu entries,
 settings and command-line choices (`menu_items`, `settings`), its turn timer's
-length (`turn_timer`), its own words (`words`).
+length (`turn_timer`), its record of wins (`record`), its own words (`words`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from ..grid import STANDARD
 from ..rules import Grid, Seat
+from .record import Record
 from .seam import (
     AnyCard,
     ClueNumbers,
@@ -104,6 +105,10 @@ class Game(Generic[CardT, StateT, EventT, OutcomeT]):
     # giver's hand covering a word is no guess, and the stand shows no refusal of it
     # however often the finger bounces (None: the game has no such refusal).
     covered_reason: str | None = "covered"
+    # Its standing record of wins by label (Duet's campaign): the store keeps it, the
+    # menu entries it names (its `name` and `new_item`, in `menu_items`) show it and
+    # begin a new one, `keystand <name>` prints it (None: the game keeps none).
+    record: Record | None = None
     # Its own words, which no host module may use (tests/test_host_words.py scans
     # the host for them, and for its settings' names).
     words: tuple[str, ...] = ()
@@ -179,7 +184,8 @@ class Game(Generic[CardT, StateT, EventT, OutcomeT]):
         return ended_in_words(entry)
 
     def score(self, state: StateT) -> int | None:
-        """A won game's score, counted in the campaign (None: it keeps none)."""
+        """A won game's score, counted in its `record` under its history line's label
+        (None: it keeps none)."""
         return None
 
     def last_outcome(self, state: StateT) -> OutcomeT | None:

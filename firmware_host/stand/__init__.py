@@ -3,7 +3,7 @@ with its own state: the undo agreement, the open menus, the turn timer,
 calibration, faults, hints, a seat's own choosing, the saved settings, and the
 redraw counter they move."""
 
-from ..menu import Item, Menu, items_of
+from ..menu import Item, Menu, RecordEntry, items_of
 from ..settings import LANGUAGES, SAVE_RETRY, UNDO_WINDOW, Settings
 from .core import Stand
 from .faults import Repair
@@ -20,6 +20,7 @@ __all__ = [
     "UNDO_WINDOW",
     "Item",
     "Menu",
+    "RecordEntry",
     "Repair",
     "Settings",
     "Stand",

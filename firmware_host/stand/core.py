@@ -718,10 +718,10 @@ class Stand:
             self.hints.clear()
         elif do is Do.HISTORY:
             self.menus.page(menu.seat, history=self._history())
-        elif do is Do.CAMPAIGN:
-            self.menus.page(menu.seat, campaign=self.store.campaign())
-        elif do is Do.NEW_CAMPAIGN:
-            self._new_campaign(menu, now)
+        elif do is Do.RECORD and self.game.record is not None:
+            self.menus.page(menu.seat, record=self.store.tally(self.game.record))
+        elif do is Do.NEW_RECORD:
+            self._new_record(menu, now)
 
     def _history(self) -> list[dict[str, Any]]:
         """The finished games the menu's page lists (read once, not every redraw)."""
@@ -731,12 +731,16 @@ class Stand:
             log.error("cannot read the history: %s", e)
             return []
 
-    def _new_campaign(self, menu: Menu, now: float) -> None:
-        """A new team's campaign, shown at once (empty); the old one is kept. A disk
-        that refuses leaves the campaign in play as it was, and the seat is told."""
+    def _new_record(self, menu: Menu, now: float) -> None:
+        """A new record of the game (its `record`: Duet's campaign), shown at once
+        (empty); the old one is kept. A disk that refuses leaves the record in play
+        as it was, and the seat is told."""
+        kind = self.game.record
+        if kind is None:  # only a game with a record lists its entries
+            return
         try:
-            self.menus.page(menu.seat, campaign=self.store.new_campaign())
+            self.menus.page(menu.seat, record=self.store.new_tally(kind))
         except OSError as e:
-            log.error("cannot begin a new campaign: %s", e)
+            log.error("cannot begin a new %s: %s", kind.name, e)
             self.menus.close(menu.seat)  # back to its screen, which says so
-            self.hints.say((menu.seat,), "campaign_unsaved", now)
+            self.hints.say((menu.seat,), kind.unsaved_hint, now)

@@ -56,10 +56,10 @@ class OpenMenus:
         self,
         seat: Seat,
         history: list[dict[str, Any]] | None = None,
-        campaign: dict[str, Any] | None = None,
+        record: dict[str, Any] | None = None,
     ) -> None:
-        """`seat`'s menu shows the finished games or the campaign (read once, not at
-        every redraw)."""
+        """`seat`'s menu shows the finished games or the game's record (read once,
+        not at every redraw)."""
         menu = self.open[seat]
-        menu.history, menu.campaign = history, campaign
+        menu.history, menu.record = history, record
         self.redraw.moved()

@@ -23,6 +23,7 @@ from ...rules.duet import READS_TABLE, RULES_VERSION, Duet, Outcome, Phase, Reje
 from ...script import ScriptError, parse_script
 from .. import Context, Game, HistoryEntry, KeySides, Options, Played, Step, refused
 from . import summary
+from .campaign import CAMPAIGN
 from .settings import FIRST, MISSION, ORDER, SETTINGS
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class DuetGame(Game[Card, Duet, rules.Event, Outcome]):
         "game",
     )
     settings = SETTINGS
+    record = CAMPAIGN  # the team's campaign: its entries are "campaign" and "new_campaign"
     legend = summary.BOARD_LEGEND
     words = ("duet", "mission", "sudden", "assassin", "campaign")
     # (no turn timer: Duet's time is its bank of turns; a clue's number is said aloud)
