@@ -12,6 +12,7 @@ import compileall
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,19 @@ def pi_builds() -> list[str]:
     return sorted(name for name in shipped() if load(name).stand.driver == "waveshare")
 
 
+# What a copy of the source leaves out: the checkout's venv, git, caches and build
+# outputs (pip builds in the tree it is given, and a build/ from before a change
+# keeps the files the change deleted).
+NOT_SOURCE = (".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", ".*_cache")
+
+
+def source_copy(folder: Path) -> Path:
+    """The source as a fresh clone has it, in `folder`/src, to build from."""
+    src = folder / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(*NOT_SOURCE, ".hypothesis"))
+    return src
+
+
 def installed_python(folder: Path) -> Path:
     """A venv with keystand installed as systemd/install.sh installs it (built from
     the source, not editable, bytecode compiled by pip; the vendor's package
@@ -101,7 +115,8 @@ def installed_python(folder: Path) -> Path:
     # pyserial: the emulated serial grid talks over a real pty, as the Pi's does
     # over USB (the `pi` extra has it; the rest of that extra is the Pi's own).
     constraints = ["-c", str(ROOT / "constraints.txt")]
-    subprocess.run([*pip, *constraints, str(ROOT), "pyserial>=3.5,<4"], check=True)
+    src = source_copy(folder)
+    subprocess.run([*pip, *constraints, str(src), "pyserial>=3.5,<4"], check=True)
     subprocess.run([*pip, "--no-deps", pin.group(1)], check=True)
     return venv / "bin" / "python"
 

@@ -364,11 +364,15 @@ if_running() {
     fi
 }
 
-# The source as the venv gets it: the checkout less its own venv, git and caches.
+# The source as the venv gets it: the checkout less its own venv, git, caches and
+# build outputs. A build/ left by an earlier wheel (`make test`, `make bench`) must
+# not come along: every file here gets one mtime, so setuptools would take its old
+# copies for up to date and install the code from before a `git pull`.
 source_tar() {
     tar -C "$SRC" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
         --exclude=./.venv --exclude=./.git --exclude=__pycache__ --exclude=.pytest_cache \
-        --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis -cf - .
+        --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis \
+        --exclude=./build --exclude=./dist --exclude='./*.egg-info' -cf - .
 }
 build_venv() {
     local waveshare build stamp=$OPT/venv/.keystand-source digest deps

@@ -483,3 +483,21 @@ def test_a_dry_run_without_udevd_systemd_or_packages_goes_through(tmp_path: Path
         "systemctl is-system-running",
         "systemctl is-system-running",
     ]
+
+
+def test_the_venv_is_built_from_the_source_not_from_a_build_left_in_the_checkout(
+    tmp_path: Path,
+) -> None:
+    """A build/ (a wheel built there before a `git pull`) or an egg-info in the
+    checkout stays out of the source the venv is built from: source_tar gives every
+    file one mtime, so setuptools would take build/'s old copies as up to date."""
+    checkout = tmp_path / "checkout"
+    for name in ("firmware_host/run.py", "build/lib/keystand/run.py", "dist/x.whl"):
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / name).write_text("# " + name)
+    (checkout / "keystand.egg-info").mkdir()
+    done = sourced(tmp_path, f'SRC="{checkout}"; source_tar | tar -tf -')
+    assert done.returncode == 0, done.stderr
+    listed = {line.rstrip("/") for line in done.stdout.split()}
+    assert "./firmware_host/run.py" in listed
+    assert not {n for n in listed if n.startswith(("./build", "./dist", "./keystand.egg"))}

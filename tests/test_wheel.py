@@ -12,6 +12,9 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import startup  # noqa: E402  (bench/: the source as a fresh clone has it)
+
 CODE = "5VHK-ZHXC-WE7S"
 
 
@@ -24,7 +27,10 @@ def sh(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.Complet
 
 def test_a_wheel_installed_elsewhere_runs_the_desktop_profile(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
-    built = sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, ROOT, cwd=tmp_path)
+    # Built from a copy: pip builds in the tree it is given, and a build/ left in
+    # the checkout would outlive the next change (systemd/install.sh skips it).
+    src = startup.source_copy(tmp_path)
+    built = sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, src, cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("keystand-*.whl")
     with zipfile.ZipFile(wheel) as built_wheel:

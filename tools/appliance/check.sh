@@ -145,7 +145,8 @@ boot() {
     echo "127.0.1.1 keystand-check" >>"$RUN/merged/etc/hosts"
     mkdir "$RUN/merged/root/keystand"
     tar -C "$SRC" --exclude=./.venv --exclude=__pycache__ --exclude=.pytest_cache \
-        --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis -cf - . |
+        --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.hypothesis \
+        --exclude=./build --exclude=./dist --exclude='./*.egg-info' -cf - . |
         tar -C "$RUN/merged/root/keystand" -xf -
     local started
     started=$(now)
