@@ -4,16 +4,27 @@ the result back. Nothing of the checkout is on that venv's path."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-import startup  # noqa: E402  (bench/: the source as a fresh clone has it)
+
+
+def bench_startup() -> ModuleType:
+    """bench/startup.py, by its path: bench/ is not put on sys.path here, where its
+    run.py and report.py would shadow soak/'s for tests/test_soak.py."""
+    spec = importlib.util.spec_from_file_location("bench_startup", ROOT / "bench" / "startup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 CODE = "5VHK-ZHXC-WE7S"
 
@@ -29,7 +40,7 @@ def test_a_wheel_installed_elsewhere_runs_the_desktop_profile(tmp_path: Path) ->
     wheels = tmp_path / "wheels"
     # Built from a copy: pip builds in the tree it is given, and a build/ left in
     # the checkout would outlive the next change (systemd/install.sh skips it).
-    src = startup.source_copy(tmp_path)
+    src = bench_startup().source_copy(tmp_path)
     built = sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", wheels, src, cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     (wheel,) = wheels.glob("keystand-*.whl")
