@@ -50,6 +50,14 @@ def test_the_crc_is_ccitt_false_on_both_sides() -> None:
     assert crc16(b"123456789") == proto.crc16(b"123456789") == 0x29B1
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+def test_the_hosts_crc_is_the_boards_for_any_bytes(data: bytes) -> None:
+    """The host's CRC is the standard library's (binascii.crc_hqx, in C), the
+    board's a bitwise loop MicroPython runs: the same number, whatever the bytes."""
+    assert crc16(data) == proto.crc16(data)
+
+
 def test_the_pages_examples_are_good_frames_to_both_sides() -> None:
     frames = doc_frames()
     assert len(frames) == 7
