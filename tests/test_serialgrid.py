@@ -334,7 +334,7 @@ def test_an_idle_grid_reads_with_the_long_timeout_and_a_finger_with_the_short(ri
     assert r.report()[0] is Health.CONNECTED
     assert r.driver.idle_timeout == pytest.approx(0.5 / 2)
     assert r.driver.idle_timeout > r.board.rest_ms / 1000
-    assert SerialGrid("/dev/null").idle_timeout == pytest.approx(2.5)  # the defaults'
+    assert SerialGrid("/dev/null").idle_timeout == pytest.approx(3.5)  # the defaults'
     assert SerialGrid("/dev/null").idle_timeout > proto.REST_MS / 1000  # the board's
     wait_for(lambda: r.driver._serial.timeout == r.driver.idle_timeout, "the idle timeout")
     r.press((1, 2))

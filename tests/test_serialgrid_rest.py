@@ -5,7 +5,7 @@ frame or to the read's timeout, so every count here (frames, wake-ups, the
 second a grid is found lost) is exact, never a measurement of real time.
 
 The board sends its whole state every 250 ms while the contacts moved within
-2 s, and every 2 s at rest; a board of before sends it every 250 ms always.
+2 s, and every 3 s at rest; a board of before sends it every 250 ms always.
 The driver must wake once per frame at rest (no timeouts between frames),
 take both boards, and find a grid that stopped sending lost at silent_after."""
 
@@ -161,12 +161,12 @@ def test_the_defaults_fit_the_boards_rest_period() -> None:
 
 
 def test_an_idle_grid_wakes_the_driver_once_per_keep_alive() -> None:
-    """A minute at rest: the board sends 30 states (one every 2 s), the driver's
-    thread wakes 30 times, each time for a frame, never for a timeout."""
+    """A minute at rest: the board sends 20 states (one every 3 s), the driver's
+    thread wakes 20 times, each time for a frame, never for a timeout."""
     run = simulate(75.0)
     assert [r.health for _, r in run.reports] == [Health.CONNECTED]
-    assert len(run.states(15.0, 75.0)) == 60 / REST_S == 30
-    assert run.wakes(15.0, 75.0, by_frame=True) == 30
+    assert len(run.states(15.0, 75.0)) == 60 / REST_S == 20
+    assert run.wakes(15.0, 75.0, by_frame=True) == 20
     assert run.wakes(15.0, 75.0, by_frame=False) == 0
     assert run.touches == []
 
@@ -176,17 +176,17 @@ def test_after_a_hello_the_state_comes_every_250_ms_for_2_s() -> None:
     the board stays at 250 ms until 2 s after the hello, then rests."""
     run = simulate(10.0)
     states = run.states(0.0, 10.0)
-    assert states[:9] == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 3.75]
-    assert states[9:] == [5.75, 7.75, 9.75]
+    assert states[:9] == [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 4.75]
+    assert states[9:] == [7.75]
 
 
 def test_a_hand_on_the_table_gets_a_state_every_250_ms_until_2_s_after_it_moved() -> None:
     """A finger down at 20 s and up at 20.6 s: a T at once each time, then S
     every 250 ms until 22.6 s (a lost frame is healed within 250 ms while hands
-    move), then one every 2 s. One touch counted."""
+    move), then one every 3 s. One touch counted."""
     run = simulate(30.0, contacts=[Contact(20.0, 20.6, 1 << 7)])
     count = per_second(run.states(18.0, 30.0), 18.0, 30.0)
-    assert [count(s) for s in range(12)] == [0, 1, 5, 4, 2, 0, 1, 0, 1, 0, 1, 0]
+    assert [count(s) for s in range(12)] == [0, 1, 5, 4, 2, 0, 0, 1, 0, 0, 1, 0]
     moving = run.states(20.0, 22.6)
     assert max(b - a for a, b in itertools.pairwise(moving)) <= 0.25
     assert [event for _, event in run.touches] == [Touch(1, 2)]
@@ -205,7 +205,7 @@ def test_a_board_of_before_sending_every_250_ms_still_works() -> None:
 @pytest.mark.parametrize("rest_ms", [proto.REST_MS, 250])
 def test_a_grid_that_stops_sending_is_lost_at_silent_after(rest_ms: int) -> None:
     """A UART's cable pulled, or a hung board: no frame after 30 s. The grid is
-    found silent 5 s after its last frame (two timeouts of 2.5 s), whichever
+    found silent 7 s after its last frame (two timeouts of 3.5 s), whichever
     board; before the rest period it was 1 s, plus up to a 0.4 s timeout."""
     run = simulate(40.0, logic=proto.GridLogic(rest_ms=rest_ms), hush_at=30.0)
     last = run.states(0.0, 30.0)[-1]

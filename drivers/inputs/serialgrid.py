@@ -42,7 +42,7 @@ SEQ_MOD = 1000
 # while the contacts move; a board of before every 250 ms always): no good frame
 # for SILENT_AFTER is a silent grid. Two rest periods and a second: one lost
 # keep-alive is not a lost grid (docs/grid-protocol.md, "Why these choices").
-REST_S = 2.0
+REST_S = 3.0
 SILENT_AFTER = 2 * REST_S + 1.0
 
 
@@ -236,7 +236,7 @@ class SerialGrid(InputDriver):
         self.read_timeout = float(read_timeout)
         # With no finger on the grid nothing is timed between the board's frames
         # (one every REST_S at rest): a read waits for the next byte up to half
-        # of silent_after (2.5 s with the defaults), not 20 ms, longer than the
+        # of silent_after (3.5 s with the defaults), not 20 ms, longer than the
         # board's rest period, so the frames alone wake an idle stand's thread
         # (issue 33), and the second timeout in a row is the silence itself:
         # a grid is found silent at silent_after, not up to a timeout later.

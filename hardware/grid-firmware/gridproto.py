@@ -13,7 +13,7 @@ MAX_FRAME = MAX_BODY + 7  # '$' body '*' four hex digits '\n'
 SEQ_MOD = 1000
 PERIOD_MS = 250  # full state at least this often while the contacts move...
 SETTLE_MS = 2000  # ...that is, within this long of a change or a hello
-REST_MS = 2000  # and at least this often at rest: the keep-alive
+REST_MS = 3000  # and at least this often at rest: the keep-alive
 FAULT_REPEAT_MS = 1000
 OUTBOX_FRAMES = 8  # frames kept for a host that has stopped reading
 
