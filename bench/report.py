@@ -646,14 +646,13 @@ def idle_stand(r: dict[str, Any]) -> list[str]:
 # What wakes a thread of an idle stand, by the thread's name (bench/idle.py).
 IDLE_WHY = {
     "serial-grid": (
-        "the grid's board sends its whole state every 250 ms while nothing changes (the "
-        "protocol's keep-alive, docs/grid-protocol.md, on which the stand's loss detection, "
-        "`silent_after` 1 s, rests), and the driver reads each frame once as it comes: four "
-        "passes a second are the protocol's idle cost, not a loop of the stand's (its "
-        "wake-ups here also count waits for the GIL, which the emulated board's thread, in "
-        "the same process, holds as it sends). Less needs a change of the protocol and the "
-        "board's firmware: the state sent on a change and every second or two, "
-        "`silent_after` to match"
+        "the grid's board sends its whole state every 3 s at rest (every 250 ms only "
+        "within 2 s of a change: the protocol's keep-alive, docs/grid-protocol.md, on which "
+        "the stand's loss detection, `silent_after` 7 s, rests), and the driver reads each "
+        "frame once as it comes, with no timeout between frames: one pass every 3 s is the "
+        "protocol's idle cost, not a loop of the stand's (its wake-ups here also count "
+        "waits for the GIL, which the emulated board's thread, in the same process, holds "
+        "as it senses every 10 ms)"
     ),
     "mpr121-grid": (
         "with the IRQ wired the driver still reads the chips every `IDLE_CHECK` idle "

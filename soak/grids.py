@@ -222,7 +222,7 @@ def _serial_held(rig: SerialRig, kind: str, rng: random.Random, count: Count) ->
         rig.board.plug()
     elif kind == "held-silent":
         rig.board.silent = True
-        time.sleep(rng.uniform(1.3, 2.5))  # past the driver's silent_after: lost
+        time.sleep(rig.driver.silent_after + rng.uniform(0.3, 1.5))  # past it: lost
         rig.board.silent = False
     else:  # held-reboot: the board resets and says hello again at once
         rig.board.unplug()

@@ -50,6 +50,14 @@ def test_the_crc_is_ccitt_false_on_both_sides() -> None:
     assert crc16(b"123456789") == proto.crc16(b"123456789") == 0x29B1
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+def test_the_hosts_crc_is_the_boards_for_any_bytes(data: bytes) -> None:
+    """The host's CRC is the standard library's (binascii.crc_hqx, in C), the
+    board's a bitwise loop MicroPython runs: the same number, whatever the bytes."""
+    assert crc16(data) == proto.crc16(data)
+
+
 def test_the_pages_examples_are_good_frames_to_both_sides() -> None:
     frames = doc_frames()
     assert len(frames) == 7
@@ -236,7 +244,9 @@ def clear(seconds: float) -> Callable:
 class Rig:
     def __init__(self, tmp_path: Path, *, noise: float = 0.0, seed: int = 0, **kwargs) -> None:
         self.link = tmp_path / "grid"
-        self.board = EmulatedBoard(self.link, period_ms=100, noise=noise, seed=seed)
+        # A quick board: its state every 100 ms while the contacts move, 150 ms
+        # at rest (the firmware's 250 ms and 2 s: tests/test_serialgrid_rest.py).
+        self.board = EmulatedBoard(self.link, period_ms=100, rest_ms=150, noise=noise, seed=seed)
         self.events: queue.Queue = queue.Queue()
         self.reports: queue.Queue = queue.Queue()
         self.filter = Recorder(dwell=0.05, bounce=0.3)
@@ -315,15 +325,17 @@ def wait_for(condition: Callable[[], bool], what: str) -> None:
 
 @needs_pyserial
 def test_an_idle_grid_reads_with_the_long_timeout_and_a_finger_with_the_short(rig) -> None:
-    """Issue 33: with no finger on the grid the driver's thread waits up to 0.4 of
-    the keep-alive for the next byte (longer than the board's period, so the next
-    frame, not the timeout, wakes it), not 20 ms; a finger's episode is timed
-    between frames, so it reads with the short timeout until the episode ends."""
+    """Issue 33: with no finger on the grid the driver's thread waits up to half
+    of silent_after for the next byte (longer than the board's rest period, so
+    the next frame, not the timeout, wakes it), not 20 ms; a finger's episode is
+    timed between frames, so it reads with the short timeout until the episode
+    ends."""
     r = rig().start()
     assert r.report()[0] is Health.CONNECTED
-    assert r.driver.idle_timeout == pytest.approx(min(0.5, 0.2) * 0.4)
-    assert SerialGrid("/dev/null").idle_timeout == pytest.approx(0.4)  # the defaults'
-    assert SerialGrid("/dev/null").idle_timeout > proto.PERIOD_MS / 1000  # the board's
+    assert r.driver.idle_timeout == pytest.approx(0.5 / 2)
+    assert r.driver.idle_timeout > r.board.rest_ms / 1000
+    assert SerialGrid("/dev/null").idle_timeout == pytest.approx(3.5)  # the defaults'
+    assert SerialGrid("/dev/null").idle_timeout > proto.REST_MS / 1000  # the board's
     wait_for(lambda: r.driver._serial.timeout == r.driver.idle_timeout, "the idle timeout")
     r.press((1, 2))
     wait_for(lambda: r.driver._serial.timeout == r.driver.read_timeout, "the short timeout")

@@ -23,7 +23,7 @@ class Rig4(Rig):
     ) -> None:
         self.link = tmp_path / "grid"
         rows, cols = board
-        self.board = EmulatedBoard(self.link, period_ms=100, rows=rows, cols=cols)
+        self.board = EmulatedBoard(self.link, period_ms=100, rest_ms=150, rows=rows, cols=cols)
         self.events = queue.Queue()
         self.reports = queue.Queue()
         self.filter = Recorder(dwell=0.05, bounce=0.3, rows=stand[0], cols=stand[1])

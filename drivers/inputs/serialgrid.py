@@ -20,6 +20,7 @@ pyserial is imported only when the driver opens a port.
 
 from __future__ import annotations
 
+import binascii
 import contextlib
 import threading
 import time
@@ -37,16 +38,25 @@ ROWS = COLS = 5  # the default grid's shape, Duet's and classic's
 MAX_BODY = 60
 MAX_FRAME = MAX_BODY + 7  # '$' body '*' CRC(4) '\n'
 SEQ_MOD = 1000
+# The board repeats its whole state at least every REST_S at rest (every 250 ms
+# while the contacts move; a board of before every 250 ms always): no good frame
+# for SILENT_AFTER is a silent grid. Two rest periods and a second: one lost
+# keep-alive is not a lost grid (docs/grid-protocol.md, "Why these choices").
+REST_S = 3.0
+SILENT_AFTER = 2 * REST_S + 1.0
+
+
+# What a frame's body and checksum may hold: bytes.translate deletes these and
+# anything left over is a fault (in C: the host reads every frame, issue 33).
+BODY_BYTES = bytes(b for b in range(0x20, 0x7F) if b not in b"$*")
+HEX_DIGITS = b"0123456789ABCDEF"
 
 
 def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); "123456789" -> 0x29B1."""
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-    return crc
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); "123456789" -> 0x29B1.
+    The standard library's CRC-CCITT, started at 0xFFFF: the firmware's own
+    bitwise loop (gridproto.crc16) took a tenth of a frame's read here."""
+    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def frame(body: str) -> bytes:
@@ -138,9 +148,9 @@ class GridParser:
         if not 1 <= star <= MAX_BODY or raw[star] != 0x2A:
             return None
         body, digits = raw[:star], raw[star + 1 :]
-        if any(not 0x20 <= b <= 0x7E or b in (0x24, 0x2A) for b in body):
+        if body.translate(None, BODY_BYTES) or digits.translate(None, HEX_DIGITS):
             return None
-        if any(b not in b"0123456789ABCDEF" for b in digits) or int(digits, 16) != crc16(body):
+        if int(digits, 16) != crc16(body):
             return None
         fields = body.decode("ascii").split(",")
         message = self._fields(fields)
@@ -197,7 +207,7 @@ class SerialGrid(InputDriver):
         cols: int = COLS,
         touch_filter: TouchFilter | None = None,
         orientation: Orientation | None = None,
-        silent_after: float = 1.0,
+        silent_after: float = SILENT_AFTER,
         ask_every: float = 1.0,
         reopen_every: float = 1.0,
         read_timeout: float = 0.02,
@@ -225,14 +235,12 @@ class SerialGrid(InputDriver):
         self.reopen_every = float(reopen_every)
         self.read_timeout = float(read_timeout)
         # With no finger on the grid nothing is timed between the board's frames
-        # (four a second): a read waits for the next byte up to 0.4 of the
-        # keep-alive's period (0.4 s with the defaults), not 20 ms, so an idle
-        # stand's thread wakes with the frames alone. A quarter (0.25 s, the
-        # board's own period) ran out just before each frame came: twice the
-        # wake-ups (issue 33). Silence is noticed within silent_after + this.
-        self.idle_timeout = (
-            min(self.silent_after, self.ask_every) * 0.4 if idle_timeout is None else idle_timeout
-        )
+        # (one every REST_S at rest): a read waits for the next byte up to half
+        # of silent_after (3.5 s with the defaults), not 20 ms, longer than the
+        # board's rest period, so the frames alone wake an idle stand's thread
+        # (issue 33), and the second timeout in a row is the silence itself:
+        # a grid is found silent at silent_after, not up to a timeout later.
+        self.idle_timeout = self.silent_after / 2 if idle_timeout is None else idle_timeout
         if not 0 < self.idle_timeout <= 60:
             raise ValueError(
                 f"serial grid idle_timeout {idle_timeout!r}: seconds, above 0 and up to 60"
@@ -284,7 +292,7 @@ class SerialGrid(InputDriver):
                 self._stop.wait(self.reopen_every)
                 continue
             try:
-                wanted = self.read_timeout if not self.filter.idle else self.idle_timeout
+                wanted = self._timeout()
                 if self._serial.timeout != wanted:
                     self._serial.timeout = wanted
                 data = self._read()
@@ -297,6 +305,16 @@ class SerialGrid(InputDriver):
                 self._lose(f"the grid on {self.port} went away: unplugged? ({_short(e)})")
                 continue
             self._filter(now)
+
+    def _timeout(self) -> float:
+        """How long the next read may wait for a first byte: 20 ms while a
+        finger's touch is timed, else the idle timeout, and no longer than
+        the next `Q` while the grid has not said hello."""
+        if not self.filter.idle:
+            return self.read_timeout
+        if self.hello is None:
+            return min(self.idle_timeout, self.ask_every)
+        return self.idle_timeout
 
     def _read(self) -> bytes:
         """What the port has, waiting (up to its timeout) for a first byte: a frame
@@ -345,7 +363,8 @@ class SerialGrid(InputDriver):
             self._fault = ""  # a board that booted says its faults again
             # The state that comes with a hello is not taken: a board that has
             # just booted sends it before its first reading (all clear, a
-            # finger or not). The next state follows within 250 ms.
+            # finger or not). The next state follows within 250 ms (the board
+            # repeats its state every 250 ms for 2 s after a hello).
             self._contacts, self._skip_state = None, True
         if self.hello is None:
             return  # a grid that has not said hello yet: size and version unknown

@@ -81,7 +81,8 @@ class EmulatedBoard:
         noise: float = 0.0,
         seed: int = 0,
         interval: float = 0.01,
-        period_ms: int = 250,
+        period_ms: int | None = None,
+        rest_ms: int | None = None,
         firmware: str = "emulated",
         firmware_dir: Path | None = None,
         rows: int = 5,
@@ -94,7 +95,10 @@ class EmulatedBoard:
         self.noise = noise
         self.rng = random.Random(seed)
         self.interval = interval
-        self.period_ms = period_ms
+        # The firmware's own state periods unless a test asks for others (a
+        # board of before the rest period: rest_ms = period_ms).
+        self.period_ms: int = self.proto.PERIOD_MS if period_ms is None else period_ms
+        self.rest_ms: int = self.proto.REST_MS if rest_ms is None else rest_ms
         self.firmware = firmware
         self.silent = False  # a hung firmware: no frames at all
         self._sending = threading.Lock()  # held while a frame is checked and written
@@ -122,7 +126,11 @@ class EmulatedBoard:
         tmp.symlink_to(os.ttyname(slave))
         tmp.replace(self.link)
         self.logic = self.proto.GridLogic(
-            rows=self.rows, cols=self.cols, firmware=self.firmware, period_ms=self.period_ms
+            rows=self.rows,
+            cols=self.cols,
+            firmware=self.firmware,
+            period_ms=self.period_ms,
+            rest_ms=self.rest_ms,
         )
         self._start_loop()
         return self
@@ -187,7 +195,11 @@ class EmulatedBoard:
         sequence numbers from 0, whatever finger rests on the sensor."""
         self._stop_loop()
         self.logic = self.proto.GridLogic(
-            rows=self.rows, cols=self.cols, firmware=self.firmware, period_ms=self.period_ms
+            rows=self.rows,
+            cols=self.cols,
+            firmware=self.firmware,
+            period_ms=self.period_ms,
+            rest_ms=self.rest_ms,
         )
         self._start_loop()
 

@@ -11,7 +11,9 @@ VERSION = 1
 MAX_BODY = 60  # characters between '$' and '*'
 MAX_FRAME = MAX_BODY + 7  # '$' body '*' four hex digits '\n'
 SEQ_MOD = 1000
-PERIOD_MS = 250  # full state at least this often
+PERIOD_MS = 250  # full state at least this often while the contacts move...
+SETTLE_MS = 2000  # ...that is, within this long of a change or a hello
+REST_MS = 3000  # and at least this often at rest: the keep-alive
 FAULT_REPEAT_MS = 1000
 OUTBOX_FRAMES = 8  # frames kept for a host that has stopped reading
 
@@ -113,15 +115,20 @@ class GridLogic:
         cols: int = 5,
         firmware: str = "keystand-grid",
         period_ms: int = PERIOD_MS,
+        rest_ms: int = REST_MS,
+        settle_ms: int = SETTLE_MS,
     ) -> None:
         self.rows = rows
         self.cols = cols
         self.firmware = _clean(firmware, 20)
         self.period_ms = period_ms
+        self.rest_ms = rest_ms
+        self.settle_ms = settle_ms
         self.reader = FrameReader()
         self.seq = 0
         self.state = 0
         self.sent_ms = None  # when a state last went out
+        self.moved_ms = None  # when the contacts last changed, or a hello went out
         self.fault = ""
         self.fault_ms = 0
 
@@ -137,6 +144,7 @@ class GridLogic:
     def hello(self, now_ms: int) -> list:
         """Hello and the full state; the sequence starts again at 0."""
         self.seq = 0
+        self.moved_ms = now_ms  # the host takes the state after this one: soon
         hello = self._frame(f"H,{PROTOCOL},{VERSION},{self.rows},{self.cols},{self.firmware}")
         return [hello, self._state("S", now_ms)]
 
@@ -149,11 +157,19 @@ class GridLogic:
             out.append(self._frame(("F,sensor," if fault else "F,ok,") + text))
             self.fault, self.fault_ms = fault, now_ms
         if bits != self.state:
-            self.state = bits
+            self.state, self.moved_ms = bits, now_ms
             out.append(self._state("T", now_ms))
-        elif self.sent_ms is None or now_ms - self.sent_ms >= self.period_ms:
+        elif self.sent_ms is None or now_ms - self.sent_ms >= self.period(now_ms):
             out.append(self._state("S", now_ms))
         return out
+
+    def period(self, now_ms: int) -> int:
+        """How long a state may go unrepeated now: `period_ms` while the
+        contacts moved within `settle_ms` (a lost frame healed soon while hands
+        are on the table), `rest_ms` after (the keep-alive of a quiet grid)."""
+        if self.moved_ms is not None and now_ms - self.moved_ms < self.settle_ms:
+            return self.period_ms
+        return self.rest_ms
 
     def host(self, data: bytes, now_ms: int) -> list:
         """Bytes from the host: a Q frame is answered with hello and state;

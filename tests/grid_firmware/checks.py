@@ -50,6 +50,10 @@ def kinds(frames):
     return [body.split(",", 1)[1] for _, body in frames]
 
 
+def gaps(times):
+    return [times[i + 1] - times[i] for i in range(len(times) - 1)]
+
+
 def zip_kinds(frames):
     return [(when, body.split(",", 1)[1]) for when, body in frames]
 
@@ -80,6 +84,26 @@ def check_state_on_change_and_every_period():
     frame = gridproto.frame
     assert seen == [[], [frame("2,S,0000000")], [frame("3,T,1000000")], [], [frame("4,S,1000000")]]
     return seen
+
+
+def check_state_every_250_ms_while_moving_and_every_3_s_at_rest():
+    """Frames per second of a board sensing every 10 ms for 17 s: a hello at 0
+    (250 ms for 2 s: the host takes the state after the hello's), a finger
+    down at 8 s and up at 8.5 s (a T each, then 250 ms until 2 s after the
+    lift), at rest one every 3 s."""
+    logic = gridproto.GridLogic()
+    sent = [(0, f) for f in logic.hello(0)]
+    for t in range(0, 17000, 10):
+        sent += [(t, f) for f in logic.sense(t, 1 << 3 if 8000 <= t < 8500 else 0)]
+    per_second = [0] * 17
+    for t, _ in sent:
+        per_second[t // 1000] += 1
+    assert per_second == [5, 4, 0, 0, 1, 0, 0, 1, 4, 4, 2, 0, 0, 1, 0, 0, 1], per_second
+    moving = [t for t, _ in sent if 8000 <= t < 10500]
+    assert max(gaps(moving)) <= gridproto.PERIOD_MS
+    resting = [t for t, _ in sent if t >= 10250]  # the last of the moving 2 s, then rest
+    assert gaps(resting) == [gridproto.REST_MS] * 2
+    return per_second
 
 
 def check_a_fault_is_repeated_every_second_until_it_clears():
@@ -409,12 +433,13 @@ def missing(frames):
 
 
 def check_a_host_that_stops_reading_never_starves_the_watchdog():
-    """The host keeps the port open but stops reading at 100 ms: the port's
-    FIFO fills, and a write would then wait 500 ms. At 4 s one pass has four
-    frames to send (a query's H and S, a sensor fault, a touch): 2 s of waits.
-    The loop never waits: it feeds its watchdog every pass and drops the
-    oldest frames. When the host reads again at 8 s it gets whole frames only,
-    and the newest state and fault at once."""
+    """The host keeps the port open but stops reading at 100 ms while a finger
+    moves (a T every 100 ms until 3 s): the port's FIFO fills, and a write
+    would then wait 500 ms. At 4 s one pass has four frames to send (a query's
+    H and S, a sensor fault, a touch): 2 s of waits. The loop never waits: it
+    feeds its watchdog every pass and drops the oldest frames. When the host
+    reads again at 8 s it gets whole frames only, and the newest state and
+    fault at once."""
     clock = Clock()
     usb = Usb(clock)
     sensor = Sensor()
@@ -430,15 +455,24 @@ def check_a_host_that_stops_reading_never_starves_the_watchdog():
         sensor.bits = 1 << 12
         sensor.fault = "0x5B does not answer"
 
+    def moving(bits):
+        def now():
+            sensor.bits = bits
+
+        return now
+
     clock.at(100, reading(False))
+    for t in range(100, 3000, 100):
+        clock.at(t, moving(1 << 3 if t % 200 else 0))
     clock.at(4000, four_frames)
     clock.at(8000, reading(True))
     gap, frames = seen_by_the_host(clock, usb, sensor, 850)
     assert gap == 10, gap
     held = [k for when, k in zip_kinds(frames) if when == 8000]  # what the port held
-    assert len(held) > 5 and held == ["S,0000000"] * len(held), held
+    moved = ["T,0000008", "T,0000000"]
+    assert len(held) > 5 and held == (moved * len(held))[: len(held)], held
     fresh = [k for when, k in zip_kinds(frames) if when == 8010]  # the first pass after
-    assert fresh[0] == "S,0000000", fresh  # the end of the frame the port held the start of
+    assert fresh[0] in moved, fresh  # the end of the frame the port held the start of
     assert "S,0001000" in fresh and "F,sensor,0x5B does not answer" in fresh, fresh
     assert missing(frames) > 0  # the frames dropped meanwhile, counted by the host
     return held, fresh
@@ -462,6 +496,7 @@ CHECKS = (
     check_crc,
     check_the_protocol_pages_examples,
     check_state_on_change_and_every_period,
+    check_state_every_250_ms_while_moving_and_every_3_s_at_rest,
     check_a_fault_is_repeated_every_second_until_it_clears,
     check_garbage_from_the_host_is_ignored_and_a_query_answered,
     check_a_query_whose_seq_is_no_sequence_number_is_dropped_whole,
