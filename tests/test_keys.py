@@ -22,6 +22,9 @@ PINS = {
 }
 BOUNCE = 0.03
 WAIT = 5.0  # how long a test waits for an event that must come (never a limit)
+# The rig's hold: longer than any test, so a tap on a loaded machine is never
+# taken for a hold; a test holds a key with `run_out`, the timer's own step.
+HOLD = 10.0  # the most the driver takes
 
 
 class Clock:
@@ -41,7 +44,7 @@ def rig():
     clock = Clock()
     events: queue.Queue = queue.Queue()
     reports: list = []
-    keys = SeatKeys(PINS, hold_time=0.05, bounce_time=BOUNCE, pin_factory=factory, clock=clock)
+    keys = SeatKeys(PINS, hold_time=HOLD, bounce_time=BOUNCE, pin_factory=factory, clock=clock)
     keys.start(events.put, reports.append)
     yield keys, factory, clock, events, reports
     keys.stop()
@@ -50,11 +53,22 @@ def rig():
 
 def tap(factory, clock, pin: int, seconds: float = 0.1) -> None:
     """Press and let go; `seconds` of the fake clock in between (the real hold
-    timer sees only a moment)."""
+    timer, HOLD long, does not run out)."""
     factory.pin(pin).drive_low()
     clock.advance(seconds)
     factory.pin(pin).drive_high()
     clock.advance(0.2)
+
+
+def run_out(keys: SeatKeys, seat: str, key: str) -> None:
+    """The hold timer of `seat`'s `key`, down now, runs out: what its thread does
+    after the hold time, done here (and the thread let go)."""
+    state = next(k for k in keys._keys if (k.seat, k.key) == (seat, KeyName(key)))
+    timer, since = state.timer, state.down
+    assert timer is not None and since is not None, f"{seat} {key} is not down"
+    state.held(since)
+    timer.cancel()
+    timer.join(WAIT)
 
 
 def drain(events: queue.Queue) -> list:
@@ -92,6 +106,7 @@ def test_a_long_press_is_emitted_once_while_held_and_the_release_adds_nothing(ri
     keys, factory, clock, events, _ = rig
     pin = factory.pin(keys.pin_of("B", "menu"))
     pin.drive_low()
+    run_out(keys, "B", "menu")
     assert events.get(timeout=WAIT) == Press("B", KeyName.MENU, long=True)
     clock.advance(2.0)
     pin.drive_high()
@@ -155,6 +170,7 @@ def test_the_two_seats_keys_are_independent(rig) -> None:
     a = factory.pin(keys.pin_of("A", "menu"))
     b = factory.pin(keys.pin_of("B", "clue"))
     a.drive_low()  # A holds the menu key ...
+    run_out(keys, "A", "menu")
     assert events.get(timeout=WAIT) == Press("A", KeyName.MENU, long=True)
     clock.advance(0.01)
     b.drive_low()  # ... while B presses clue, overlapping, inside A's bounce time
@@ -277,5 +293,24 @@ def test_a_hold_that_runs_out_after_the_key_was_let_go_is_not_a_long_press(rig) 
     pin.drive_low()  # the next press, down before the first one's timer ran
     state.held(first)  # the first press's timer, late
     assert drain(events) == [Press("A", KeyName.CLUE)]
+    run_out(keys, "A", "clue")
     assert events.get(timeout=WAIT) == Press("A", KeyName.CLUE, long=True)  # its own
     pin.drive_high()
+
+
+def test_a_key_held_down_is_a_long_press_when_its_hold_timer_runs_out() -> None:
+    """The timer's own thread, on a short hold: the key stays down until the long
+    press comes (waited for, never timed), then goes up adding nothing."""
+    factory = MockFactory()
+    events: queue.Queue = queue.Queue()
+    keys = SeatKeys(PINS, hold_time=0.05, bounce_time=BOUNCE, pin_factory=factory)
+    keys.start(events.put, lambda r: None)
+    try:
+        pin = factory.pin(keys.pin_of("A", "menu"))
+        pin.drive_low()
+        assert events.get(timeout=WAIT) == Press("A", KeyName.MENU, long=True)
+        pin.drive_high()
+        assert drain(events) == []
+    finally:
+        keys.stop()
+        factory.reset()
