@@ -5,6 +5,7 @@ loads are a count, and asserted here)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -175,6 +176,66 @@ def test_the_pi_path_checks_the_vendor_files_once_per_install(tmp_path: Path) ->
     # remembered; its code made once per process for both seats.
     assert found[0]["checks"] == ["epd2in7_V2"]
     assert found[1] == {"checks": [], "hashlib": False, "compiled": 1}
+
+
+# The cyclic collector during `keystand run`'s start (issue 33): off while the
+# plan and the build make what the stand keeps for its life, those then frozen
+# (no later pass walks them) and the collector on again before the first frame.
+GC_PROBE = """
+import gc, json, os, sys
+from keystand import panel_worker, run, run_plan
+stage = ["before"]
+passes = []
+gc.callbacks.append(lambda phase, info: phase == "start" and passes.append(stage[0]))
+make = run_plan.make
+def making(*args, **kwargs):
+    stage[0] = "plan and build"
+    return make(*args, **kwargs)
+run_plan.make = making
+build = run.build
+def building(*args, **kwargs):
+    built = build(*args, **kwargs)
+    stage[0] = "after"
+    return built
+run.build = building
+show = panel_worker.PanelWorker.show
+seats = set()
+def first(self, *args, **kwargs):
+    seats.add(id(self))
+    if len(seats) == 2:
+        print(json.dumps({{"passes": passes, "enabled": gc.isenabled(),
+                          "frozen": gc.get_freeze_count()}}), flush=True)
+        os._exit(0)
+    return show(self, *args, **kwargs)
+panel_worker.PanelWorker.show = first
+from keystand.cli import main
+sys.exit(main({args!r}))
+"""
+
+
+def test_run_builds_its_stand_with_no_collector_pass_then_freezes_it(tmp_path: Path) -> None:
+    args = ["run", "--profile", "minimal", "--emulate", str(tmp_path / "out"), "--no-page"]
+    args += ["--speed", "0"]
+    found = probed(GC_PROBE, args, tmp_path)
+    assert "plan and build" not in found["passes"], found["passes"]
+    assert found["enabled"] is True
+    assert found["frozen"] > 10_000  # the modules, classes and the stand built
+
+
+def test_run_turns_the_collector_back_on_after_a_refused_start(tmp_path: Path) -> None:
+    """A start refused in its plan (here a state dir that is a file) leaves the
+    collector on and nothing frozen, for a caller in the same process."""
+    import gc
+
+    from keystand.cli import main
+
+    state_dir = tmp_path / "not-a-dir"
+    state_dir.write_text("")
+    err = io.StringIO()
+    code = main(["run", "--profile", "desktop", "--state-dir", str(state_dir)], err=err)
+    assert code != 0, err.getvalue()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
 
 
 # Every shipped Pi build's start path (the real drivers over --emulate), at both
