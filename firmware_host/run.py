@@ -382,7 +382,7 @@ def run(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     # The plan and the build make most of the 30,000 objects a stand holds for its
     # whole life (modules, classes, the stand itself) and little garbage: the
-    # cyclic collector's 40 passes over them as they come cost about 5 ms of CPU
+    # cyclic collector's 30 passes over them as they come cost about 5 ms of CPU
     # of a 190 ms start here (issue 33). It is off until they are built, then
     # they are frozen (gc.freeze: no later pass walks them again, the idle
     # stand's included; the few cycles already dead by then, about 500 objects
