@@ -143,7 +143,7 @@ def pi_path(tiny: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     nothing downloaded, a short idle window)."""
     if tiny:
         python = Path(sys.executable)
-        rest = idle.idle(python, 2.0, quiet=1.0)
+        rest = idle.idle(python, 1.0, windows=3, quiet=1.0)
         rest["installed"] = "editable (--tiny)"
         return startup.pi_starts(python, "editable (--tiny)", 1), rest
     print("bench: keystand installed from its source into a fresh venv ...", file=sys.stderr)

@@ -177,14 +177,20 @@ def test_every_figure_is_produced(bench: tuple[dict, str]) -> None:
         assert {"MainThread", "service-loop", "panel-A", "panel-B"} <= set(b["threads"]), build
         assert not any(name.startswith("emu:") for name in b["threads"]), build
         assert b["watchdog_pings"] >= 1, build
+        # The figure is one of the windows', the middle one by CPU; every window's
+        # CPU and wake-ups are kept beside it.
+        assert len(b["windows_cpu_ms_per_min"]) == len(b["windows_wakeups_per_s"]) == 3
+        assert b["cpu_ms_per_min"] == sorted(b["windows_cpu_ms_per_min"])[1], build
+        assert b["mean_cpu_ms_per_min"] == round(sum(b["windows_cpu_ms_per_min"]) / 3, 3)
         assert f"| {build} |" in markdown.split("## An idle stand")[1]
     # Per model: Duet's seven goals (three of them the model's, whatever the game)
     # and classic's four, and its New game to readable; then two cold starts
-    # against their floors, each Pi build's start and its idle stand, the minimal
+    # against their floors, each Pi build's start and its idle stand (its CPU, its
+    # wake-ups), the minimal
     # build's power-on, resume at 10,000 records against 10, and the memory (a
     # run's, the worst script's).
     builds = len(results["pi_start"]["builds"])
-    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + 2 * builds + 1 + 1 + 2
+    assert len(results["goals"]) == len(FULL_FRAME) * (7 + 4 + 1) + 2 + 3 * builds + 1 + 1 + 2
     # Power-on: every part of every shipped build, in seconds, summed.
     for build, estimate in results["power_on"].items():
         assert estimate["total_s"] == pytest.approx(sum(estimate["parts_s"].values()), abs=0.05)
