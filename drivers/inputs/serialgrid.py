@@ -243,8 +243,9 @@ class SerialGrid(InputDriver):
         # (one every REST_S at rest): a read waits for the next byte up to half
         # of silent_after (3.5 s with the defaults), not 20 ms, longer than the
         # board's rest period, so the frames alone wake an idle stand's thread
-        # (issue 33), and the second timeout in a row is the silence itself:
-        # a grid is found silent at silent_after, not up to a timeout later.
+        # (issue 33). A timeout is a keep-alive lost: the host asks (Q) and then
+        # waits no longer than the next Q or the silence, so a grid is found
+        # silent at silent_after, not up to a timeout later.
         self.idle_timeout = self.silent_after / 2 if idle_timeout is None else idle_timeout
         if not 0 < self.idle_timeout <= 60:
             raise ValueError(
