@@ -30,6 +30,7 @@ from keystand.drivers.inputs.serialgrid_emu import load_firmware
 proto = load_firmware("gridproto")
 PASS_MS = 10  # the board's sensing pass (main.py's INTERVAL_MS)
 INF = float("inf")
+FAULT = "0x5B does not answer"
 
 
 class Clock:
@@ -54,7 +55,8 @@ class SimPort:
     """pyserial's port as the driver uses it (timeout, in_waiting, read, write,
     close), the board's logic on the other end, sensing every 10 ms of the
     simulated clock. `hush_at`: from then the board sends nothing (hung, or a
-    UART's cable pulled); `lose`: windows [from, to) of seconds whose frames
+    UART's cable pulled); `fault_at`: from then a sensor does not answer (the
+    board says so every second); `lose`: windows [from, to) of seconds whose frames
     the line loses (a scripted drop list: noise without chance); `unplug_at`: a
     read waiting then fails (USB gone: a waiting read wakes on the hangup). The
     run ends at `end`. `written` keeps what the host sent, and when."""
@@ -65,6 +67,7 @@ class SimPort:
     end: float
     contacts: list[Contact] = field(default_factory=list)
     hush_at: float = INF
+    fault_at: float = INF  # from then a sensor does not answer
     lose: list[tuple[float, float]] = field(default_factory=list)
     unplug_at: float = INF
     timeout: float = 0.0
@@ -99,7 +102,8 @@ class SimPort:
         deadline = self.clock.now + self.timeout
         while not self.buffer and self.board_ms / 1000 <= deadline:
             self._to(self.board_ms / 1000)
-            self._send(self.logic.sense(self.board_ms, self._bits(self.board_ms / 1000)))
+            fault = FAULT if self.board_ms / 1000 >= self.fault_at else ""
+            self._send(self.logic.sense(self.board_ms, self._bits(self.board_ms / 1000), fault))
             self.board_ms += PASS_MS
         if not self.buffer:
             self._to(deadline)
@@ -321,3 +325,15 @@ def test_a_finger_resting_across_a_query_is_one_contact_and_one_touch() -> None:
     assert run.touches[0][0] < 20.2
     stats = run.driver.filter.stats
     assert (stats.touch, stats.bounce, stats.hover, stats.palm) == (1, 0, 0, 0)
+
+
+def test_a_board_reporting_a_fault_is_not_asked_when_its_frames_are_lost() -> None:
+    """A sensor out from 10 s: the board says so every second (F), and the grid
+    is lost with its words. Its frames from 14 s to 17.2 s lost (the last heard
+    at 13.75 s): no Q at 17.25 s, whose hello would clear the fault, the stand
+    saying the grid was back until the next F. The next F, at 18 s, keeps it."""
+    run = simulate(30.0, fault_at=10.0, lose=[(14.0, 17.2)])
+    assert queries(run) == []
+    assert [(r.health, r.detail) for _, r in run.reports][1:] == [
+        (Health.LOST, f"grid sensor fault: {FAULT}")
+    ]
