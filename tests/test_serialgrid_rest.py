@@ -57,7 +57,9 @@ class SimPort:
     simulated clock. `hush_at`: from then the board sends nothing (hung, or a
     UART's cable pulled); `fault_at`: from then a sensor does not answer (the
     board says so every second); `lose`: windows [from, to) of seconds whose frames
-    the line loses (a scripted drop list: noise without chance); `unplug_at`: a
+    the line loses (a scripted drop list: noise without chance); `garble`:
+    windows whose frames come with a byte changed (the bytes wake the read, the
+    frame is bad, as line noise on a UART); `unplug_at`: a
     read waiting then fails (USB gone: a waiting read wakes on the hangup). The
     run ends at `end`. `written` keeps what the host sent, and when."""
 
@@ -69,6 +71,7 @@ class SimPort:
     hush_at: float = INF
     fault_at: float = INF  # from then a sensor does not answer
     lose: list[tuple[float, float]] = field(default_factory=list)
+    garble: list[tuple[float, float]] = field(default_factory=list)
     unplug_at: float = INF
     timeout: float = 0.0
     buffer: bytes = b""
@@ -76,6 +79,7 @@ class SimPort:
     frames: list[tuple[float, bytes]] = field(default_factory=list)  # (sent at, frame)
     wakes: list[tuple[float, bool]] = field(default_factory=list)  # (when, by a frame)
     written: list[tuple[float, bytes]] = field(default_factory=list)  # (when, bytes)
+    waited: list[tuple[float, float]] = field(default_factory=list)  # (when, timeout) per read
 
     def __post_init__(self) -> None:
         self._send(self.logic.hello(0))
@@ -99,6 +103,7 @@ class SimPort:
         pass
 
     def _wait(self) -> None:
+        self.waited.append((self.clock.now, self.timeout))
         deadline = self.clock.now + self.timeout
         while not self.buffer and self.board_ms / 1000 <= deadline:
             self._to(self.board_ms / 1000)
@@ -108,6 +113,8 @@ class SimPort:
         if not self.buffer:
             self._to(deadline)
         self.wakes.append((self.clock.now, bool(self.buffer)))
+        at_once = list(itertools.takewhile(lambda w: w[0] == self.clock.now, reversed(self.wakes)))
+        assert len(at_once) < 100, f"the driver spins at {self.clock.now} s: reads that never wait"
         if self.clock.now >= self.end:
             self.stop.set()  # the driver's loop ends after this pass
 
@@ -126,6 +133,8 @@ class SimPort:
         for f in frames:
             self.frames.append((self.clock.now, f))
             lost = any(start <= self.clock.now < end for start, end in self.lose)
+            if any(start <= self.clock.now < end for start, end in self.garble):
+                f = f.replace(b"*", b"+")  # its checksum unfound: dropped whole
             if self.clock.now < self.hush_at and not lost:
                 self.buffer += f
 
@@ -269,6 +278,8 @@ def test_at_rest_the_host_never_asks() -> None:
     the board's hello was there before the first read)."""
     run = simulate(600.0)
     assert queries(run) == []
+    # the port's timeout never changes at rest (pyserial's setter is a tcsetattr)
+    assert {timeout for t, timeout in run.port.waited if t >= 10.0} == {3.5}
     assert [r.health for _, r in run.reports] == [Health.CONNECTED]
     assert run.wakes(10.0, 600.0, by_frame=False) == 0
     assert len(run.states(10.0, 600.0)) == run.wakes(10.0, 600.0, by_frame=True) == 197
@@ -337,3 +348,25 @@ def test_a_board_reporting_a_fault_is_not_asked_when_its_frames_are_lost() -> No
     assert [(r.health, r.detail) for _, r in run.reports][1:] == [
         (Health.LOST, f"grid sensor fault: {FAULT}")
     ]
+
+
+def test_a_keep_alive_garbled_is_asked_for_at_3_5_s_though_its_bytes_woke_the_read() -> None:
+    """Noise on the line that changes a byte: the keep-alive of 16.75 s comes,
+    wakes the read, and is dropped. The next read waits only what is left of
+    the 3.5 s (not a whole idle timeout from the garbage), so Q goes out at
+    17.25 s; two garbled in a row are no lost grid either."""
+    run = simulate(40.0, garble=[around(16.75)])
+    assert queries(run) == [pytest.approx(17.25)]
+    assert run.driver.parser.stats.dropped == 1
+    run = simulate(40.0, garble=[around(16.75), around(17.25)])  # the answer's hello too
+    assert queries(run) == [pytest.approx(17.25)]
+    assert [r.health for _, r in run.reports] == [Health.CONNECTED]
+
+
+def test_a_grid_sending_only_garbage_is_lost_at_silent_after() -> None:
+    """Every frame from 14 s garbled: bytes keep waking the read, none good.
+    The grid is lost 7 s after its last good frame, not a timeout later."""
+    run = simulate(30.0, garble=[(14.0, INF)])
+    (lost_at, lost) = run.reports[1]
+    assert lost.health is Health.LOST and "fell silent" in lost.detail
+    assert lost_at == pytest.approx(13.75 + SILENT_AFTER)

@@ -303,12 +303,13 @@ class SerialGrid(InputDriver):
     # -- the work ---------------------------------------------------------------------
 
     def _run(self) -> None:
+        now = self.clock()  # the last pass's time: the next read's timeout counts from it
         while not self._stop.is_set():
             if self._serial is None and not self._open():
                 self._stop.wait(self.reopen_every)
                 continue
             try:
-                wanted = self._timeout(self.clock())
+                wanted = self._timeout(now)
                 if self._serial.timeout != wanted:
                     self._serial.timeout = wanted
                 data = self._read()
@@ -325,16 +326,23 @@ class SerialGrid(InputDriver):
     def _timeout(self, now: float) -> float:
         """How long the next read may wait for a first byte: 20 ms while a
         finger's touch is timed, else the idle timeout, and no longer than
-        the next `Q` while the grid has not said hello, nor, while a `Q` it
-        sent at rest is unanswered, than the next `Q` or the silence."""
+        the next `Q` while the grid has not said hello, nor than the next `Q`
+        or the silence after it. After a pass that took a good frame that is
+        the idle timeout itself (query_after, with the defaults): the port's
+        timeout, a tcsetattr to change, stays as it is at rest."""
         if not self.filter.idle:
             return self.read_timeout
         if self.hello is None:
             return min(self.idle_timeout, self.ask_every)
-        if self._asked > self._heard:
-            silent_in = self.silent_after - (now - self._heard)
-            return max(0.0, min(self.idle_timeout, self.ask_every, silent_in))
-        return self.idle_timeout
+        quiet = now - self._heard  # 0.0 after a good frame: exact, not a float's drift
+        asked = self._asked - self._heard  # above 0: asked since the last good frame
+        if self._fault:  # not asked (_keep_alive): only the silence
+            left = self.silent_after - quiet
+        elif asked > 0:
+            left = min(asked + self.ask_every, self.silent_after) - quiet
+        else:
+            left = max(self.query_after, asked + self.ask_every) - quiet
+        return max(0.0, min(self.idle_timeout, left))
 
     def _read(self) -> bytes:
         """What the port has, waiting (up to its timeout) for a first byte: a frame
