@@ -224,6 +224,21 @@ def test_a_hand_on_the_table_gets_a_state_every_250_ms_until_2_s_after_it_moved(
     assert [event for _, event in run.touches] == [Touch(1, 2)]
 
 
+def test_a_cup_left_on_the_grid_lets_the_driver_rest_once_it_is_stuck() -> None:
+    """A cup put on a card at 20 s and left there: the driver reads every 20 ms
+    while the filter times it (its dwell, then its stuck time, 10 s), then waits
+    for the board's frames again, as at rest: once per keep-alive, never for a
+    timeout. The cup counted once, as it landed (the filter's, not the wait's)."""
+    run = simulate(95.0, contacts=[Contact(20.0, INF, 1 << 7)])
+    assert [r.health for _, r in run.reports] == [Health.CONNECTED]
+    assert run.driver.filter.stats.stuck == 1
+    assert run.wakes(21.0, 29.0, by_frame=False) > 100  # timed: 20 ms reads
+    assert len(run.states(35.0, 95.0)) == 20
+    assert run.wakes(35.0, 95.0, by_frame=True) == 20
+    assert run.wakes(35.0, 95.0, by_frame=False) == 0
+    assert [event for _, event in run.touches] == [Touch(1, 2)]
+
+
 def test_a_board_of_before_sending_every_250_ms_still_works() -> None:
     """A board without the rest period: four states a second, four wake-ups,
     never found silent."""

@@ -330,7 +330,7 @@ class SerialGrid(InputDriver):
         or the silence after it. After a pass that took a good frame that is
         the idle timeout itself (query_after, with the defaults): the port's
         timeout, a tcsetattr to change, stays as it is at rest."""
-        if not self.filter.idle:
+        if not self.filter.settled:  # a touch being timed (a cup left on a card is not)
             return self.read_timeout
         if self.hello is None:
             return min(self.idle_timeout, self.ask_every)
