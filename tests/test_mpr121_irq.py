@@ -30,18 +30,24 @@ class Clock:
         return self.now
 
 
-def idle_cost(irq: bool) -> tuple[int, int]:
+def idle_cost(irq: bool, cup: tuple[int, int] | None = None) -> tuple[int, int]:
     """(passes over the chips, I2C transactions) in IDLE virtual seconds of an
-    untouched grid, after its first second (the set-up)."""
+    untouched grid, after its first second (the set-up); with a `cup` put on that
+    cell at 0.5 s and left there, from 17 s: the driver sees it at its idle check
+    of 3 s (or 6 s, the chip's debounce still running at 3 s) and the filter finds
+    it stuck 10 s later."""
     clock, pins = Clock(), MockFactory()
     chips = EmulatedGrid(STRIPS, clock=clock, irq=IrqLine(pins.pin(IRQ)) if irq else None)
     marks: list[tuple[int, int]] = []
     done = threading.Event()
+    start = 1.0 if cup is None else 17.0
 
     def wait(seconds: float) -> None:  # the driver's wait: the virtual clock moves on
         before = clock.now
         clock.now = round(clock.now + seconds, 6)
-        for mark in (1.0, 1.0 + IDLE):
+        if cup is not None and before < 0.5 <= clock.now:
+            chips.press([cup])
+        for mark in (start, start + IDLE):
             if before < mark <= clock.now:
                 marks.append((driver.polls, chips.bus.transactions))
         if len(marks) == 2:
@@ -70,6 +76,15 @@ def test_an_idle_grid_is_read_every_idle_check_on_its_irq_and_100_times_a_second
     assert idle_cost(irq=True) == (4, 2 * 4)  # status and ECR, once every IDLE_CHECK s
     polls = round(100 * IDLE)
     assert idle_cost(irq=False) == (polls, polls + polls // 100)  # ECR every 100th
+
+
+def test_a_cup_left_on_a_card_lets_the_driver_wait_on_irq_once_it_is_stuck() -> None:
+    """A cup left on a card is read 100 times a second only while the filter
+    times it (its dwell, then 10 s to its stuck time); then the driver waits on
+    the line as for an idle grid. Polled, nothing changes: 100 reads a second."""
+    assert idle_cost(irq=True, cup=(2, 3)) == (4, 2 * 4)
+    polls = round(100 * IDLE)
+    assert idle_cost(irq=False, cup=(2, 3)) == (polls, polls + polls // 100)
 
 
 def test_the_emulated_chip_pulls_irq_low_on_a_change_and_lets_go_when_read() -> None:

@@ -433,6 +433,30 @@ def test_a_finger_resting_across_a_reconnect_counts_once(rig, gap) -> None:
 
 
 @needs_pyserial
+def test_a_finger_resting_across_a_query_for_lost_keep_alives_counts_once(rig) -> None:
+    """The board's next 15 states lost on the line (its T, H and F pass): no
+    good frame for query_after (1 s here), so the driver asks with Q; the board
+    answers with its hello and state (that state and the next lost too, as
+    the drops run out), the contacts are unknown, then the finger is seen
+    again: the same contact, no second touch, and the grid never lost."""
+    r = rig(silent_after=2.0).start()  # query_after: half of it, 1 s
+    assert r.report()[0] is Health.CONNECTED
+    assert r.press((2, 2)) == Touch(2, 2)
+    r.filter.wait(resting((2, 2), r.filter.bounce), r.filter.mark(), "the finger resting")
+    since = r.filter.mark()
+    asked = r.board.heard.count(b",Q*")
+    r.board.drop_only, r.board.drop_next = b",S,", 15
+    wait_for(lambda: r.board.heard.count(b",Q*") > asked, "a query")
+    wait_for(lambda: r.board.drop_next == 0, "the drops run out")
+    r.filter.wait(resting((2, 2), 2 * r.filter.dwell), r.filter.mark(), "the finger after")
+    assert any(unknown for _, _, unknown in r.filter.samples[since:])  # the hello's gap
+    r.lift()
+    assert r.touches() == []
+    assert (r.filter.stats.touch, r.filter.stats.bounce) == (1, 0)
+    assert r.reports.empty()  # never lost
+
+
+@needs_pyserial
 def test_a_finger_resting_across_a_reboot_of_the_board_counts_once(rig) -> None:
     r = rig().start()
     r.report()

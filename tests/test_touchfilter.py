@@ -105,6 +105,28 @@ def test_a_cup_left_on_a_word_is_left_out_after_stuck_seconds() -> None:
     assert f.stats.stuck == 1
 
 
+def test_settled_only_when_nothing_is_left_to_time() -> None:
+    """A driver may stop sampling when the filter is settled: no contact, or only
+    stuck ones. A finger down, a touch counted but the finger still resting, a
+    cup not yet stuck: each still has a time to run out (the dwell, the bounce
+    window's last sighting, the stuck time)."""
+    f = make()
+    cup, finger = (4, 0), (1, 1)
+    assert f.settled and f.idle
+    looks = []
+    for t, cells in [(0.0, {cup}), (0.1, {cup}), (4.9, {cup}), (5.0, {cup}), (9.0, {cup})]:
+        f.feed(cells, at=t)
+        looks.append(f.settled)
+    assert looks == [False, False, False, True, True]
+    assert not f.idle  # a contact, though a stuck one
+    f.feed({cup, finger}, at=9.5)
+    assert not f.settled  # a finger beside the cup: its dwell runs
+    f.feed({cup}, at=9.7)
+    assert f.settled
+    f.feed(set(), at=10.0)
+    assert f.settled and f.idle
+
+
 def test_tick_lets_the_dwell_run_out_between_reports() -> None:
     f = make()
     assert f.feed({(0, 4)}, at=1.0) is None

@@ -25,7 +25,8 @@ Then the driver reads the two touch status bytes of every chip: every `poll`
 seconds when the chips' IRQ line is not wired; when it is (`irq`, a GPIO: the
 MPR121's IRQ output is open drain and falls when a touch status changes, and
 is let go when the status is read), it waits on that line while the grid is
-idle (nothing touched, every chip answering) and reads the chips when it falls,
+idle (every chip answering, no touch being timed: nothing touched, or only what
+has rested past the filter's `stuck`, a cup on a card) and reads the chips when it falls,
 or after `idle_check` seconds (`IDLE_CHECK`, 3) to see that they still run
 (their ECR), then every `poll` seconds again until the grid is idle. A chip that
 fails `lost_after` reads in a row, or raises its over-current flag, is lost:
@@ -464,8 +465,10 @@ class MPR121Grid(InputDriver):
         return not self._irq.is_active
 
     def _idle(self) -> bool:
-        """Nothing to time: no contact, no chip lost, the filter has no touch pending."""
-        return self.filter.idle and not any(c.lost or c.bits for c in self._chips)
+        """Nothing to time: no chip lost, and the filter settled (no contact, or
+        only stuck ones: a cup left on a card waits on the line too; its lifting,
+        or a finger beside it, changes the status and the line falls)."""
+        return self.filter.settled and not any(c.lost for c in self._chips)
 
     def poll(self, *, verify: bool = False) -> None:
         """One pass: read every chip, feed the filter, emit a touch that counts.

@@ -5,7 +5,8 @@ on pyserial, the touch filter, and health reports.
 overlong frames are counted and dropped, a '$' always starts afresh, and
 missing sequence numbers are counted (every state frame carries every cell,
 so the next one heals whatever was lost). `SerialGrid` opens the port in its
-own thread, asks for a hello, feeds the filter with the newest state, and
+own thread, asks for a hello, feeds the filter with the newest state, asks
+again (Q, answered by hello and state) when a keep-alive is overdue, and
 when the port goes away (unplugged) or falls silent says LOST, feeds the
 filter every cell as unknown, and keeps reopening and asking until the grid
 says hello again (BACK) and sends its state. Unknown is not clear: the
@@ -42,8 +43,11 @@ SEQ_MOD = 1000
 # while the contacts move; a board of before every 250 ms always): no good frame
 # for SILENT_AFTER is a silent grid. Two rest periods and a second: one lost
 # keep-alive is not a lost grid (docs/grid-protocol.md, "Why these choices").
+# Half of it, a keep-alive overdue by half a second, the host asks with Q, so
+# that it is not two lost keep-alives either: the board answers at once.
 REST_S = 3.0
 SILENT_AFTER = 2 * REST_S + 1.0
+EPS = 1e-6  # a wait of x seconds counts as x (sums of float steps drift)
 
 
 # What a frame's body and checksum may hold: bytes.translate deletes these and
@@ -212,6 +216,7 @@ class SerialGrid(InputDriver):
         reopen_every: float = 1.0,
         read_timeout: float = 0.02,
         idle_timeout: float | None = None,
+        query_after: float | None = None,
         serial_for_url: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -238,12 +243,23 @@ class SerialGrid(InputDriver):
         # (one every REST_S at rest): a read waits for the next byte up to half
         # of silent_after (3.5 s with the defaults), not 20 ms, longer than the
         # board's rest period, so the frames alone wake an idle stand's thread
-        # (issue 33), and the second timeout in a row is the silence itself:
-        # a grid is found silent at silent_after, not up to a timeout later.
+        # (issue 33). A timeout is a keep-alive lost: the host asks (Q) and then
+        # waits no longer than the next Q or the silence, so a grid is found
+        # silent at silent_after, not up to a timeout later.
         self.idle_timeout = self.silent_after / 2 if idle_timeout is None else idle_timeout
         if not 0 < self.idle_timeout <= 60:
             raise ValueError(
                 f"serial grid idle_timeout {idle_timeout!r}: seconds, above 0 and up to 60"
+            )
+        # No good frame for query_after (half of silent_after, 3.5 s: a keep-alive
+        # overdue) and the host asks with Q, again every ask_every, until a frame
+        # comes or silent_after runs out. It is the idle read's own timeout that
+        # finds it, so a grid at rest that loses nothing is never asked.
+        self.query_after = self.silent_after / 2 if query_after is None else query_after
+        if not 0 < self.query_after < self.silent_after:
+            raise ValueError(
+                f"serial grid query_after {query_after!r}: seconds, above 0 and below "
+                f"silent_after {self.silent_after}"
             )
         self.clock = clock
         self._serial_for_url = serial_for_url
@@ -287,12 +303,13 @@ class SerialGrid(InputDriver):
     # -- the work ---------------------------------------------------------------------
 
     def _run(self) -> None:
+        now = self.clock()  # the last pass's time: the next read's timeout counts from it
         while not self._stop.is_set():
             if self._serial is None and not self._open():
                 self._stop.wait(self.reopen_every)
                 continue
             try:
-                wanted = self._timeout()
+                wanted = self._timeout(now)
                 if self._serial.timeout != wanted:
                     self._serial.timeout = wanted
                 data = self._read()
@@ -306,15 +323,26 @@ class SerialGrid(InputDriver):
                 continue
             self._filter(now)
 
-    def _timeout(self) -> float:
+    def _timeout(self, now: float) -> float:
         """How long the next read may wait for a first byte: 20 ms while a
         finger's touch is timed, else the idle timeout, and no longer than
-        the next `Q` while the grid has not said hello."""
-        if not self.filter.idle:
+        the next `Q` while the grid has not said hello, nor than the next `Q`
+        or the silence after it. After a pass that took a good frame that is
+        the idle timeout itself (query_after, with the defaults): the port's
+        timeout, a tcsetattr to change, stays as it is at rest."""
+        if not self.filter.settled:  # a touch being timed (a cup left on a card is not)
             return self.read_timeout
         if self.hello is None:
             return min(self.idle_timeout, self.ask_every)
-        return self.idle_timeout
+        quiet = now - self._heard  # 0.0 after a good frame: exact, not a float's drift
+        asked = self._asked - self._heard  # above 0: asked since the last good frame
+        if self._fault:  # not asked (_keep_alive): only the silence
+            left = self.silent_after - quiet
+        elif asked > 0:
+            left = min(asked + self.ask_every, self.silent_after) - quiet
+        else:
+            left = max(self.query_after, asked + self.ask_every) - quiet
+        return max(0.0, min(self.idle_timeout, left))
 
     def _read(self) -> bytes:
         """What the port has, waiting (up to its timeout) for a first byte: a frame
@@ -380,10 +408,15 @@ class SerialGrid(InputDriver):
         self._tell()
 
     def _keep_alive(self, now: float) -> None:
-        if self.hello is not None and now - self._heard >= self.silent_after:
+        quiet = now - self._heard
+        if self.hello is not None and quiet >= self.silent_after - EPS:
             self.hello = None
             self._lose(f"the grid on {self.port} fell silent")
-        if self.hello is None and now - self._asked >= self.ask_every:
+        # Asking for the hello, or a keep-alive overdue: the board answers Q with
+        # its hello and state at once. Not while it reports a sensor fault: that
+        # repeats every second, and the hello would clear the fault until the next.
+        overdue = quiet >= self.query_after - EPS and not self._fault
+        if (self.hello is None or overdue) and now - self._asked >= self.ask_every - EPS:
             self._asked = now
             self._serial.write(frame("0,Q"))
 

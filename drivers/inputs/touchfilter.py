@@ -158,6 +158,13 @@ class TouchFilter:
         """No contact and no episode: the next contact starts a new one."""
         return self._episode is None and not self._raw
 
+    @property
+    def settled(self) -> bool:
+        """Nothing left to time: no episode, and no contact but stuck ones (a cup
+        left on a card). Until the contacts change no sample can count a touch,
+        so a driver may wait for the grid's next change instead of sampling."""
+        return self._episode is None and self._raw <= self._stuck
+
     def feed(
         self, cells: Iterable[Cell], at: float | None = None, *, unknown: Iterable[Cell] = ()
     ) -> Cell | None:
