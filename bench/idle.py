@@ -114,7 +114,7 @@ def dump(*_):
         json.dump(inside, f)
     os.replace(out + ".tmp", out)
 signal.signal(signal.SIGUSR1, dump)
-from keystand.cli import main
+from keystand.console import main
 sys.argv[0] = "keystand"
 sys.exit(main())
 """

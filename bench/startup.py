@@ -23,17 +23,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "tests" / "golden" / "scripts" / "won.txt"  # a whole game, won
 
-# Runs `keystand run` as the console script does, and leaves (os._exit) when the
-# first frame is handed to a worker (the moment the loop's work for it is done):
-# exec to exit, the endpoint its floor is timed to as well (issue 33: the floor
-# was timed to its exit, the run to an in-process mark).
+# Runs `keystand run` as the console script (keystand.console) does, the
+# collector off from its first import, and leaves (os._exit) when the first frame
+# is handed to a worker (the moment the loop's work for it is done): exec to exit,
+# the endpoint its floor is timed to as well (issue 33: the floor was timed to
+# its exit, the run to an in-process mark). The worker is patched before the
+# console script is called, so the collector is turned off here, as it does.
 FIRST_FRAME = """
-import os, sys
+import gc, os, sys
+gc.disable()
 from keystand import panel_worker
 def first(self, *args, **kwargs):
     os._exit(0)
 panel_worker.PanelWorker.show = first
-from keystand.cli import main
+from keystand.console import main
 sys.argv[0] = "keystand"
 sys.exit(main())
 """
@@ -65,7 +68,8 @@ def first_frame_ms() -> float:
 # its worker: both boot frames ready. It leaves there (os._exit), so the time is
 # exec to exit, the same endpoint as a floor's.
 BOTH_FRAMES = """
-import os, sys
+import gc, os, sys
+gc.disable()  # as keystand.console does first (see FIRST_FRAME)
 from keystand import panel_worker
 show = panel_worker.PanelWorker.show
 seats = set()
@@ -75,7 +79,7 @@ def first(self, *args, **kwargs):
         os._exit(0)
     return show(self, *args, **kwargs)
 panel_worker.PanelWorker.show = first
-from keystand.cli import main
+from keystand.console import main
 sys.argv[0] = "keystand"
 sys.exit(main())
 """

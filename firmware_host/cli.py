@@ -9,6 +9,7 @@ one line on stderr and no traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 import types
@@ -383,6 +384,10 @@ def main(
         return EXIT_USAGE
     except SystemExit as e:  # --help and --version print, then argparse exits
         return e.code if isinstance(e.code, int) else 0
+    finally:
+        if not gc.isenabled():  # as the console script loads the command line
+            gc.freeze()  # what it loaded lives as long as the process: no pass walks it
+            gc.enable()
     try:
         if args.command in ("run", "doctor"):  # the commands that may load lgpio
             from .drivers import gpio

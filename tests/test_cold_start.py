@@ -222,6 +222,51 @@ def test_run_builds_its_stand_with_no_collector_pass_then_freezes_it(tmp_path: P
     assert found["frozen"] > 10_000  # the modules, classes and the stand built
 
 
+# The console script (keystand.console) loads the command line and the command's
+# modules with the collector off; what they made is frozen once the command is
+# parsed, and the collector on again. A pass before the freeze would walk them all.
+CONSOLE_GC_PROBE = """
+import contextlib, gc, io, json, sys
+from keystand import console
+passes = []
+gc.callbacks.append(lambda phase, info: phase == "start" and passes.append(gc.get_freeze_count()))
+sys.argv = ["keystand", *{args!r}]
+with contextlib.redirect_stdout(io.StringIO()):
+    code = console.main()
+print(json.dumps({{"code": code, "passes": passes, "enabled": gc.isenabled(),
+                  "frozen": gc.get_freeze_count()}}))
+"""
+
+
+@pytest.mark.parametrize("args", [["card", "new", "--seed", "7"], ["render", "--help"]])
+def test_the_console_script_loads_the_command_line_with_no_collector_pass(args) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CONSOLE_GC_PROBE.format(args=args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["code"] == 0, done.stderr
+    assert found["enabled"] is True
+    assert found["frozen"] > 5_000  # the modules and classes the command loaded
+    before_the_freeze = [p for p in found["passes"] if p == 0]
+    assert before_the_freeze == [], found["passes"]
+
+
+def test_the_command_line_called_in_a_process_freezes_nothing() -> None:
+    """Called with the collector on (a test, a program using keystand), main leaves
+    it as it was: nothing frozen for the rest of that process."""
+    import gc
+
+    from keystand.cli import main
+
+    assert main(["card", "new", "--seed", "7"], out=io.StringIO()) == 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+
+
 def test_run_turns_the_collector_back_on_after_a_refused_start(tmp_path: Path) -> None:
     """A start refused in its plan (here a state dir that is a file) leaves the
     collector on and nothing frozen, for a caller in the same process."""
