@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from keystand.drivers import factory
 from keystand.drivers.inputs import InputDriver
-from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 from .cliutil import UsageError
 from .inputkinds import Built, Wiring
@@ -41,6 +40,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from keystand.drivers.inputs.emulated import Twin
+    from keystand.drivers.inputs.touchfilter import Orientation
 
     from .profile import Profile
     from .run_plan import Plan
@@ -58,6 +58,8 @@ def load_orientation(state_dir: Path, *, mirror: bool, grid: Grid = GRID) -> Ori
     """The calibrated orientation of a mat under the game's `grid`, the
     profile's mirror kept; unturned if none is saved (or the file is not one
     keystand wrote, or its turns do not suit the grid: the log says so)."""
+    from keystand.drivers.inputs.touchfilter import Orientation  # a grid's only
+
     path = state_dir / GRID_FILE
     unturned = Orientation(0, mirror, grid.rows, grid.cols)
     try:
@@ -133,7 +135,9 @@ def build(
         )
     wiring = Wiring(pins=inputs.pins, emulate=emulate, noise=noise)
     orientation = None
-    if grid is not None:
+    if grid is not None:  # the touch filter is loaded for a grid only (issue 33)
+        from keystand.drivers.inputs.touchfilter import TouchFilter
+
         t = profile.input.touch
         shape = stand.game.grid  # the drivers take the game's grid as two numbers
         orientation = load_orientation(state_dir, mirror=t.mirror, grid=shape)

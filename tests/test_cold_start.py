@@ -330,6 +330,9 @@ def test_a_pi_builds_start_loads_only_what_its_first_frames_need(build, tmp_path
     assert kinds == {"keystand.inputkinds.base"} | {
         f"keystand.inputkinds.{inputkinds.SHIPPED[k]}" for k in listed
     }, build
+    # The touch filter only where a grid is wired (minimal's keys never touch it).
+    grid = any(kind.grid for kind, _ in load_profile(build).input.wired())
+    assert ("keystand.drivers.inputs.touchfilter" in loaded) == grid, build
 
 
 # -- the command line adds only itself ---------------------------------------------------

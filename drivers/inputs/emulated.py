@@ -29,11 +29,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import Emit, InputDriver, Report
 from .events import InputEvent, Press, Touch
-from .touchfilter import Cell
+
+if TYPE_CHECKING:  # a grid's only: a keys-only build never loads the touch filter
+    from .touchfilter import Cell
 
 log = logging.getLogger(__name__)
 

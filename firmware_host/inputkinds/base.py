@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from keystand.drivers.inputs import InputDriver
-from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 from .. import schema
 from ..pins import Use
 from ..schema import setting
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the touch filter: a grid's only (a keys-only build never loads it)
     from keystand.drivers.inputs.emulated import Twin
+    from keystand.drivers.inputs.touchfilter import Orientation, TouchFilter
 
 S = TypeVar("S")
 

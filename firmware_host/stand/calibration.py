@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from keystand.drivers.inputs import Touch
-from keystand.drivers.inputs.touchfilter import Orientation
 
 from ..rules import Seat
 from .redraw import Redraw
+
+if TYPE_CHECKING:  # a grid's only: a keys-only build never loads the touch filter
+    from keystand.drivers.inputs.touchfilter import Orientation
 
 
 @dataclass
