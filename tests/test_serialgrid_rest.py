@@ -336,6 +336,14 @@ def test_a_grid_silent_despite_the_queries_is_lost_at_silent_after() -> None:
     assert back.health is Health.BACK and back_at < 23.0
 
 
+def test_the_host_numbers_its_queries_as_the_protocol_says() -> None:
+    """Each side counts its own frames (docs/grid-protocol.md): the host's Qs go
+    out as 0, 1, 2, 3, not all as 0."""
+    run = simulate(40.0, lose=[(14.0, 21.0)])
+    sent = [data for t, data in run.port.written if t < 20.75 and b",Q*" in data]
+    assert [q.split(b",")[0] for q in sent] == [b"$0", b"$1", b"$2", b"$3"]
+
+
 def test_a_finger_resting_across_a_query_is_one_contact_and_one_touch() -> None:
     """A finger down at 20 s, left there until 29 s; the keep-alive of 24.75 s
     (its last state went out at 21.75 s) lost. The host, timing the finger

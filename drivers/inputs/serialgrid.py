@@ -274,6 +274,7 @@ class SerialGrid(InputDriver):
         self._skip_state = False  # the next state is the one a hello brings
         self._heard = 0.0  # when a good frame last came
         self._asked = float("-inf")  # when we last sent Q
+        self._sent = 0  # the host's own sequence number, the next Q's
         self._why_lost = ""  # link trouble, '' when fine
         self._fault = ""  # the firmware's sensor fault, '' when none
         self._said: Health | None = None
@@ -418,7 +419,8 @@ class SerialGrid(InputDriver):
         overdue = quiet >= self.query_after - EPS and not self._fault
         if (self.hello is None or overdue) and now - self._asked >= self.ask_every - EPS:
             self._asked = now
-            self._serial.write(frame("0,Q"))
+            self._serial.write(frame(f"{self._sent},Q"))
+            self._sent = (self._sent + 1) % SEQ_MOD  # each side counts its own frames
 
     def _lose(self, why: str) -> None:
         self._why_lost = why
