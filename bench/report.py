@@ -739,7 +739,8 @@ def _pi_floor_why(r: dict[str, Any]) -> list[str]:
         else "is past before keystand does anything"
     )
     return [
-        f"  The floor of the Pi path, with the same installed Python (CPU here, medians): "
+        f"  The floor of the Pi path, with the same installed Python (CPU here, medians of "
+        "rounds that run each floor and each build in turn): "
         f"the interpreter alone {_f(floor['python'])} ms, importing Pillow "
         f"{_f(floor['pillow'])} ms, Pillow and gpiozero {_f(deps)} ms, about "
         f"{_f(deps * slower)} ms on a Zero 2 W before any work of keystand's own. gpiozero "

@@ -149,7 +149,7 @@ def pi_path(tiny: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     print("bench: keystand installed from its source into a fresh venv ...", file=sys.stderr)
     with tempfile.TemporaryDirectory() as folder:
         python = startup.installed_python(Path(folder))
-        starts = startup.pi_starts(python, "from its source, not editable", 7)
+        starts = startup.pi_starts(python, "from its source, not editable", 11)
         return starts, idle.idle(python, idle.WINDOW_S)
 
 

@@ -125,34 +125,27 @@ def installed_python(folder: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def pi_start_ms(python: Path, build: str, runs: int) -> dict[str, Any]:
+def pi_start(python: Path, build: str) -> tuple[float, float]:
     """`keystand run --profile BUILD --emulate` from exec to both first frames
-    handed, with `python` (an installed venv's): medians of `runs` fresh starts on
-    a fresh state dir, a new stand each time. `cpu_ms` is the process's own CPU
-    time (user and system, all its threads): what a slower CPU scales, where the
-    wall time here also holds the waits for this shared machine's other work."""
-    took, cpu = [], []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as folder:
-            script = Path(folder) / "idle.txt"
-            script.write_text("wait 100\n")
-            args = [str(python), "-c", BOTH_FRAMES, "run", "--profile", build]
-            args += ["--emulate", folder + "/out", "--state-dir", folder + "/s"]
-            args += ["--script", str(script), "--speed", "0", "--no-page"]
-            started = time.perf_counter()
-            process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            assert process.stderr is not None
-            errors = process.stderr.read()
-            _, status, usage = os.wait4(process.pid, 0)
-            took.append((time.perf_counter() - started) * 1e3)
-            cpu.append((usage.ru_utime + usage.ru_stime) * 1e3)
-            if os.waitstatus_to_exitcode(status) != 0:
-                raise RuntimeError(f"{build}: no two first frames: {errors[-500:]!r}")
-    return {
-        "ms": round(_median(took), 1),
-        "cpu_ms": round(_median(cpu), 1),
-        "runs_ms": [round(t, 1) for t in took],
-    }
+    handed, with `python` (an installed venv's), on a fresh state dir (a new
+    stand): its wall time and the process's own CPU time (user and system, all
+    its threads), ms. The CPU is what a slower CPU scales, where the wall time
+    here also holds the waits for this shared machine's other work."""
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "idle.txt"
+        script.write_text("wait 100\n")
+        args = [str(python), "-c", BOTH_FRAMES, "run", "--profile", build]
+        args += ["--emulate", folder + "/out", "--state-dir", folder + "/s"]
+        args += ["--script", str(script), "--speed", "0", "--no-page"]
+        started = time.perf_counter()
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        assert process.stderr is not None
+        errors = process.stderr.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        took = (time.perf_counter() - started) * 1e3
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{build}: no two first frames: {errors[-500:]!r}")
+        return took, (usage.ru_utime + usage.ru_stime) * 1e3
 
 
 # The Pi path's floor, with the same Python: the interpreter alone, then the
@@ -175,23 +168,34 @@ def _cpu_ms(args: list[str]) -> float:
     return (usage.ru_utime + usage.ru_stime) * 1e3
 
 
-def pi_floor_ms(python: Path, runs: int) -> dict[str, float]:
-    """Each of PI_FLOORS' CPU time with `python`: medians of `runs` rounds, each
-    round running every one of them in turn."""
-    took: dict[str, list[float]] = {name: [] for name in PI_FLOORS}
+def pi_starts(python: Path, installed: str, runs: int) -> dict[str, Any]:
+    """Every shipped Pi build's start on its Pi path (`pi_start`), how keystand
+    was installed, and the path's floor (CPU ms): medians of `runs` rounds, each
+    round running every floor and every build in turn, so the machine's other
+    work falls on a start and its floor alike (the goal we would set is their
+    ratio; run one after the other, they met different loads)."""
+    builds = pi_builds()
+    walls: dict[str, list[float]] = {build: [] for build in builds}
+    cpus: dict[str, list[float]] = {build: [] for build in builds}
+    floors: dict[str, list[float]] = {name: [] for name in PI_FLOORS}
     for _ in range(runs):
         for name, code in PI_FLOORS.items():
-            took[name].append(_cpu_ms([str(python), "-c", code]))
-    return {name: round(_median(times), 1) for name, times in took.items()}
-
-
-def pi_starts(python: Path, installed: str, runs: int) -> dict[str, Any]:
-    """Every shipped Pi build's start on its Pi path, how keystand was installed,
-    and the path's floor (CPU ms)."""
+            floors[name].append(_cpu_ms([str(python), "-c", code]))
+        for build in builds:
+            wall, cpu = pi_start(python, build)
+            walls[build].append(wall)
+            cpus[build].append(cpu)
     return {
         "installed": installed,
-        "builds": {build: pi_start_ms(python, build, runs) for build in pi_builds()},
-        "floor_cpu_ms": pi_floor_ms(python, runs),
+        "builds": {
+            build: {
+                "ms": round(_median(walls[build]), 1),
+                "cpu_ms": round(_median(cpus[build]), 1),
+                "runs_ms": [round(t, 1) for t in walls[build]],
+            }
+            for build in builds
+        },
+        "floor_cpu_ms": {name: round(_median(times), 1) for name, times in floors.items()},
     }
 
 
