@@ -229,9 +229,13 @@ CONSOLE_GC_PROBE = """
 import contextlib, gc, io, json, sys
 from keystand import console
 passes = []
-gc.callbacks.append(lambda phase, info: phase == "start" and passes.append(gc.get_freeze_count()))
+def seen(phase, info):
+    if phase == "start":
+        passes.append(gc.get_freeze_count())
 sys.argv = ["keystand", *{args!r}]
 with contextlib.redirect_stdout(io.StringIO()):
+    gc.collect()  # the probe's own young objects gone: a pass now would be the console's
+    gc.callbacks.append(seen)
     code = console.main()
 print(json.dumps({{"code": code, "passes": passes, "enabled": gc.isenabled(),
                   "frozen": gc.get_freeze_count()}}))
